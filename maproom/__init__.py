@@ -1,0 +1,4 @@
+"""maproom: a self-hostable map-project service."""
+
+__version__ = "0.1.0"
+API_VERSION = "1.0.0"

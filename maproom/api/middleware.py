@@ -1,0 +1,269 @@
+"""Pure-ASGI middleware: request ids and crash envelopes, authentication with rate limits,
+and idempotent POST replay. Pure ASGI, so streaming responses pass through untouched."""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import re
+import tempfile
+import uuid
+from collections.abc import Awaitable, Callable, MutableMapping
+from typing import Any
+
+import anyio.to_thread
+import orjson
+
+from maproom.domain import idempotency
+from maproom.domain.keys import hash_key, looks_like_key
+from maproom.domain.ratelimit import RateDecision
+from maproom.errors import (
+    BadRequest,
+    InternalError,
+    MaproomError,
+    PayloadTooLarge,
+    RateLimited,
+    Unauthorized,
+)
+from maproom.services import Services
+
+Scope = MutableMapping[str, Any]
+Message = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[Message]]
+Send = Callable[[Message], Awaitable[None]]
+ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
+
+log = logging.getLogger("maproom")
+API_PREFIX = "/api/v1/"
+PUBLIC_PATHS = ("/api/v1/openapi.json", "/api/v1/docs")
+_REQUEST_ID = re.compile(r"^[A-Za-z0-9._:-]{1,128}$")
+KEPT_HEADERS = {b"content-type", b"etag", b"location"}
+
+
+async def send_error(send: Send, error: MaproomError, extra: list[tuple[bytes, bytes]]) -> None:
+    """Send an error envelope straight from middleware."""
+    body = orjson.dumps(error.body())
+    headers = [
+        (b"content-type", b"application/json"),
+        (b"content-length", str(len(body)).encode()),
+        *[(k.lower().encode(), v.encode()) for k, v in error.headers.items()],
+        *extra,
+    ]
+    await send({"type": "http.response.start", "status": error.status, "headers": headers})
+    await send({"type": "http.response.body", "body": body})
+
+
+def _header(scope: Scope, name: bytes) -> str | None:
+    for key, value in scope["headers"]:
+        if key == name:
+            return str(value.decode("latin-1"))
+    return None
+
+
+class RequestContextMiddleware:
+    """Gives every response an `X-Request-Id` and turns any crash into a 500 envelope."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        incoming = _header(scope, b"x-request-id")
+        request_id = incoming if incoming and _REQUEST_ID.match(incoming) else uuid.uuid4().hex
+        scope.setdefault("state", {})["request_id"] = request_id
+        started = False
+
+        async def send_with_id(message: Message) -> None:
+            nonlocal started
+            if message["type"] == "http.response.start":
+                started = True
+                message["headers"] = [*message.get("headers", []), (b"x-request-id", request_id.encode())]
+            await send(message)
+
+        try:
+            await self.app(scope, receive, send_with_id)
+        except Exception:
+            log.exception("unhandled error in request %s %s (request id %s)",
+                          scope.get("method"), scope.get("path"), request_id)
+            if started:
+                raise
+            error = InternalError(f"Internal error; quote request id {request_id} when reporting it")
+            await send_error(send_with_id, error, [])
+
+
+class AuthMiddleware:
+    """Authenticates `/api/v1` requests, applies the per-key rate limit, counts usage.
+
+    The principal lands in `scope["state"]["principal"]`; every authenticated response gets
+    the RateLimit-* headers. Authentication comes before any validation of the request.
+    """
+
+    def __init__(self, app: ASGIApp, services: Services) -> None:
+        self.app = app
+        self.services = services
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        path = scope.get("path", "")
+        if scope["type"] != "http" or not path.startswith(API_PREFIX) or path.startswith(PUBLIC_PATHS):
+            await self.app(scope, receive, send)
+            return
+        principal = await self._authenticate(_header(scope, b"authorization"))
+        if principal is None:
+            await send_error(
+                send,
+                Unauthorized(headers={"WWW-Authenticate": 'Bearer realm="maproom"'}),
+                [],
+            )
+            return
+        decision = await self.services.limiter.hit(principal.key_id)
+        headers = rate_headers(decision)
+        if not decision.allowed:
+            error = RateLimited(
+                f"More than {decision.limit} requests per minute; retry in {decision.retry_after} s",
+                headers={"Retry-After": str(decision.retry_after)},
+            )
+            await send_error(send, error, headers)
+            return
+        self.services.meter.record(principal)
+        scope.setdefault("state", {})["principal"] = principal
+
+        async def send_with_limits(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                message["headers"] = [*message.get("headers", []), *headers]
+            await send(message)
+
+        await self.app(scope, receive, send_with_limits)
+
+    async def _authenticate(self, header: str | None) -> Any:
+        if not header:
+            return None
+        scheme, _, token = header.partition(" ")
+        token = token.strip()
+        if scheme.lower() != "bearer" or not looks_like_key(token):
+            return None
+        digest = hash_key(token)
+        auth = self.services.authenticator
+        return auth.cached(digest) or await anyio.to_thread.run_sync(auth.lookup, token, digest)
+
+
+def rate_headers(decision: RateDecision) -> list[tuple[bytes, bytes]]:
+    """The RateLimit-* headers of a decision."""
+    return [
+        (b"ratelimit-limit", str(decision.limit).encode()),
+        (b"ratelimit-remaining", str(decision.remaining).encode()),
+        (b"ratelimit-reset", str(decision.reset).encode()),
+    ]
+
+
+class IdempotencyMiddleware:
+    """Replays the stored response of a POST retried with the same `Idempotency-Key`.
+
+    The body is spooled (memory first, then a temporary file) so that it can be hashed before
+    the application sees it; the application then reads it as usual.
+    """
+
+    SPOOL_IN_MEMORY = 1_048_576
+
+    def __init__(self, app: ASGIApp, services: Services) -> None:
+        self.app = app
+        self.services = services
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        principal = scope.get("state", {}).get("principal")
+        idem_key = _header(scope, b"idempotency-key") if scope["type"] == "http" else None
+        if principal is None or scope.get("method") != "POST" or idem_key is None:
+            await self.app(scope, receive, send)
+            return
+        if not 1 <= len(idem_key) <= 255 or not idem_key.isprintable():
+            await send_error(send, BadRequest("Idempotency-Key must be 1 to 255 printable characters"), [])
+            return
+        spool = tempfile.SpooledTemporaryFile(max_size=self.SPOOL_IN_MEMORY)
+        try:
+            digest = await self._spool(scope, receive, spool)
+            if digest is None:
+                await send_error(send, PayloadTooLarge("Request body too large"), [])
+                return
+            await self._run(scope, receive, send, spool, principal.key_id, idem_key, digest)
+        finally:
+            spool.close()
+
+    async def _spool(self, scope: Scope, receive: Receive, spool: Any) -> str | None:
+        hasher = hashlib.sha256(f"{scope['method']} {scope['path']}?{scope.get('query_string', b'').decode()}\n".encode())
+        limit = self.services.settings.upload_max_bytes + self.SPOOL_IN_MEMORY
+        size = 0
+        while True:
+            message = await receive()
+            if message["type"] == "http.disconnect":
+                break
+            chunk = message.get("body", b"")
+            size += len(chunk)
+            if size > limit:
+                return None
+            hasher.update(chunk)
+            spool.write(chunk)
+            if not message.get("more_body", False):
+                break
+        spool.seek(0)
+        return hasher.hexdigest()
+
+    async def _run(
+        self,
+        scope: Scope,
+        receive: Receive,
+        send: Send,
+        spool: Any,
+        key_id: str,
+        idem_key: str,
+        digest: str,
+    ) -> None:
+        db = self.services.db
+        ids = {"key_id": key_id, "idem_key": idem_key}
+        try:
+            stored = await anyio.to_thread.run_sync(
+                lambda: idempotency.begin(db, request_hash=digest, **ids)
+            )
+        except MaproomError as error:
+            await send_error(send, error, [])
+            return
+        if stored is not None:
+            headers = [(k.encode(), v.encode()) for k, v in stored.headers]
+            headers += [(b"content-length", str(len(stored.body)).encode()), (b"idempotent-replayed", b"true")]
+            await send({"type": "http.response.start", "status": stored.status, "headers": headers})
+            await send({"type": "http.response.body", "body": stored.body})
+            return
+
+        drained = False
+
+        async def replay_body() -> Message:
+            nonlocal drained
+            if drained:  # after the body, only a disconnect can come
+                return await receive()
+            chunk = spool.read(65536)
+            drained = not chunk
+            return {"type": "http.request", "body": chunk, "more_body": bool(chunk)}
+
+        status = 500
+        kept: list[tuple[str, str]] = []
+        body = bytearray()
+
+        async def capture(message: Message) -> None:
+            nonlocal status
+            if message["type"] == "http.response.start":
+                status = message["status"]
+                kept.extend((k.decode(), v.decode()) for k, v in message.get("headers", []) if k.lower() in KEPT_HEADERS)
+            elif message["type"] == "http.response.body":
+                body.extend(message.get("body", b""))
+            await send(message)
+
+        try:
+            await self.app(scope, replay_body, capture)
+        except BaseException:
+            await anyio.to_thread.run_sync(lambda: idempotency.abandon(db, **ids))
+            raise
+        if status >= 500:
+            await anyio.to_thread.run_sync(lambda: idempotency.abandon(db, **ids))
+            return
+        response = idempotency.StoredResponse(status, kept, bytes(body))
+        await anyio.to_thread.run_sync(lambda: idempotency.complete(db, response=response, **ids))

@@ -1,0 +1,84 @@
+"""The OpenAPI 3.1 document: bearer security, the error responses of each operation, no 422s."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import FastAPI
+from fastapi.openapi.utils import get_openapi
+
+from maproom import API_VERSION
+from maproom.api.schemas.common import ErrorResponse
+
+ERROR_REF = {"$ref": "#/components/schemas/ErrorResponse"}
+ERRORS = {
+    "400": "Malformed JSON, schema or semantic violation (`bad_request`)",
+    "401": "Missing, malformed, unknown or revoked API key (`unauthorized`)",
+    "403": "The key lacks a required scope (`forbidden`)",
+    "404": "Unknown id, or an id of another account (`not_found`)",
+    "409": "Idempotency-Key reused with another body, or still in flight (`conflict`)",
+    "412": "If-Match names a version that is no longer current (`precondition_failed`)",
+    "413": "Payload too large (`payload_too_large`)",
+    "415": "Unsupported upload type (`unsupported_media_type`)",
+    "429": "Over the per-key rate limit (`rate_limited`); see Retry-After",
+    "500": "Internal error (`internal_error`); the message carries a request id",
+}
+COMMON = ("400", "401", "403", "404", "429", "500")
+IDEMPOTENCY_HEADER = {
+    "name": "Idempotency-Key",
+    "in": "header",
+    "required": False,
+    "description": "Makes a retried POST safe: the first response is replayed for 24 hours",
+    "schema": {"type": "string", "maxLength": 255},
+}
+
+
+def build(app: FastAPI) -> dict[str, Any]:
+    """Generate (once) and decorate the document."""
+    if app.openapi_schema:
+        return app.openapi_schema
+    doc = get_openapi(
+        title="maproom",
+        version=API_VERSION,
+        openapi_version="3.1.0",
+        description="Map projects, layers, files, map actions and live views over REST.",
+        routes=app.routes,
+    )
+    components = doc.setdefault("components", {})
+    schemas = components.setdefault("schemas", {})
+    schemas["ErrorResponse"] = ErrorResponse.model_json_schema(ref_template="#/components/schemas/{model}")
+    for name, sub in schemas["ErrorResponse"].pop("$defs", {}).items():
+        schemas[name] = sub
+    for name in ("HTTPValidationError", "ValidationError"):
+        schemas.pop(name, None)
+    components["securitySchemes"] = {
+        "bearerAuth": {"type": "http", "scheme": "bearer", "description": "API key (`mr_...`)"}
+    }
+    doc["security"] = [{"bearerAuth": []}]
+    for path, operations in doc.get("paths", {}).items():
+        for method, operation in operations.items():
+            _decorate(path, method, operation)
+    app.openapi_schema = doc
+    return doc
+
+
+def _decorate(path: str, method: str, operation: dict[str, Any]) -> None:
+    responses = operation.setdefault("responses", {})
+    responses.pop("422", None)
+    if path == "/api/v1/openapi.json":
+        operation["security"] = []
+        responses["500"] = _error("500")
+        return
+    codes = list(COMMON)
+    params = {p["name"] for p in operation.get("parameters", [])}
+    if method == "post":
+        codes.append("409")
+        operation.setdefault("parameters", []).append(IDEMPOTENCY_HEADER)
+    if "if-match" in params:
+        codes.append("412")
+    for code in codes:
+        responses.setdefault(code, _error(code))
+
+
+def _error(code: str) -> dict[str, Any]:
+    return {"description": ERRORS[code], "content": {"application/json": {"schema": ERROR_REF}}}

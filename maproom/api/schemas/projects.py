@@ -1,0 +1,140 @@
+"""Project requests and responses (spec 2.1, 2.2, 4.2; CONTRACT.md 3)."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from pydantic import BaseModel, ConfigDict, Field
+from pydantic.json_schema import SkipJsonSchema
+
+from maproom.api.schemas.common import ListMeta
+from maproom.domain.mapstate import Basemap, CountryMask, MapStatePatch
+
+Title = Annotated[str, Field(min_length=1, max_length=200, strict=True)]
+
+
+class ProjectCreate(BaseModel):
+    """Body of `POST /sessions`."""
+
+    model_config = ConfigDict(extra="ignore")
+    title: Title | SkipJsonSchema[None] = None
+    mapState: MapStatePatch | SkipJsonSchema[None] = None
+
+
+class ProjectUpdate(ProjectCreate):
+    """Body of `PATCH /sessions/{id}`: only present fields are applied."""
+
+    def changes(self) -> dict[str, Any]:
+        """The fields the client sent, with the map state as its own changes."""
+        out: dict[str, Any] = {}
+        if "title" in self.model_fields_set and self.title is not None:
+            out["title"] = self.title
+        if "mapState" in self.model_fields_set and self.mapState is not None:
+            out["mapState"] = self.mapState.changes()
+        return out
+
+
+class ForkCreate(BaseModel):
+    """Body of `POST /sessions/{id}/fork`."""
+
+    model_config = ConfigDict(extra="ignore")
+    title: Title | SkipJsonSchema[None] = None
+
+
+class CustomMaskRead(BaseModel):
+    """A custom mask as stored: GeoJSON text."""
+
+    geojson: str
+    color: str
+
+
+class MapState(BaseModel):
+    """The map state (spec 2.2)."""
+
+    center: tuple[float, float]
+    zoom: float
+    bearing: float
+    pitch: float
+    basemap: Basemap
+    countryMask: CountryMask | None
+    customMask: CustomMaskRead | None
+
+
+class SharedBy(BaseModel):
+    """Who shared a project."""
+
+    id: str
+    name: str
+    email: str
+
+
+class Message(BaseModel):
+    """A chat message in a project."""
+
+    id: str
+    role: str
+    content: str
+    actions: list[dict[str, Any]]
+    createdAt: str
+
+
+class LayerItem(BaseModel):
+    """A layer list item (spec 2.3)."""
+
+    layer_id: str
+    name: str
+    layer_type: str
+    geometry_type: str | None
+    visible: bool
+    feature_count: int
+    file_id: str | None
+    streaming: bool
+
+
+class ProjectRead(BaseModel):
+    """A whole project (spec 2.1)."""
+
+    id: str
+    title: str
+    mapState: MapState
+    createdAt: str
+    updatedAt: str
+    forkedFromSessionId: str | None
+    isFork: bool
+    sharedByUser: SharedBy | None
+    layers: list[LayerItem]
+    messages: list[Message]
+
+
+class ProjectPatched(BaseModel):
+    """Answer of a project PATCH (spec 4.2 rule 5)."""
+
+    id: str
+    title: str
+    mapState: MapState
+    updatedAt: str
+
+
+class ProjectListItem(BaseModel):
+    """A project in the list."""
+
+    id: str
+    title: str
+    createdAt: str
+    updatedAt: str
+    isFork: bool
+    layerCount: int
+
+
+class ProjectList(BaseModel):
+    """A page of projects."""
+
+    data: list[ProjectListItem]
+    meta: ListMeta
+
+
+class MapView(BaseModel):
+    """Everything a client needs to draw the map."""
+
+    mapState: MapState
+    layers: list[dict[str, Any]]

@@ -1,0 +1,97 @@
+"""The application factory: routers, error handlers, middleware, lifespan and health checks."""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import anyio
+import anyio.to_thread
+from fastapi import FastAPI
+from fastapi.responses import Response
+from fastapi.staticfiles import StaticFiles
+
+from maproom import __version__
+from maproom.api import errors, openapi
+from maproom.api.middleware import AuthMiddleware, IdempotencyMiddleware, RequestContextMiddleware
+from maproom.api.responses import json_response
+from maproom.api.routes import keys, meta, projects
+from maproom.errors import ServiceUnavailable
+from maproom.services import Services
+from maproom.settings import Settings
+from maproom.storage import migrate
+
+log = logging.getLogger("maproom")
+USAGE_FLUSH_SECONDS = 5.0
+
+
+def create_app(settings: Settings | None = None) -> FastAPI:
+    """A ready-to-serve maproom for these settings (the environment's when omitted)."""
+    settings = settings or Settings()
+    services = Services.build(settings)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        await anyio.to_thread.run_sync(migrate.upgrade, services.db)
+        Path(settings.data_dir).mkdir(parents=True, exist_ok=True)
+        async with anyio.create_task_group() as tasks:
+            tasks.start_soon(_flush_usage_forever, services)
+            try:
+                yield
+            finally:
+                tasks.cancel_scope.cancel()
+        await anyio.to_thread.run_sync(services.meter.flush, services.db)
+        services.db.dispose()
+
+    app = FastAPI(
+        title="maproom",
+        version=__version__,
+        openapi_url=None,
+        docs_url=None,
+        redoc_url=None,
+        lifespan=lifespan,
+    )
+    app.state.services = services
+    app.state.settings = settings
+    errors.install(app)
+    for router in (projects.router, keys.router, meta.router):
+        app.include_router(router, prefix="/api/v1")
+    app.mount(meta.DOCS_ASSETS, StaticFiles(directory=meta.SWAGGER_DIR), name="docs-assets")
+    app.openapi = lambda: openapi.build(app)  # type: ignore[method-assign]
+
+    @app.get("/healthz", include_in_schema=False)
+    async def healthz() -> Response:
+        """The process is alive."""
+        return json_response({"status": "ok"})
+
+    @app.get("/readyz", include_in_schema=False)
+    async def readyz() -> Response:
+        """Database and storage answer."""
+        try:
+            await anyio.to_thread.run_sync(services.db.ping)
+        except Exception as exc:
+            log.warning("readiness: database unreachable: %s", exc)
+            raise ServiceUnavailable("database unreachable") from None
+        return json_response({"status": "ready", "checks": {"database": "ok", "storage": "ok"}})
+
+    # Added innermost first: the request context wraps everything, auth wraps idempotency.
+    app.add_middleware(IdempotencyMiddleware, services=services)
+    app.add_middleware(AuthMiddleware, services=services)
+    app.add_middleware(RequestContextMiddleware)
+    return app
+
+
+async def _flush_usage_forever(services: Services) -> None:
+    while True:
+        await anyio.sleep(USAGE_FLUSH_SECONDS)
+        try:
+            await anyio.to_thread.run_sync(services.meter.flush, services.db)
+        except Exception:
+            log.exception("could not write usage counters; will retry")
+
+
+def app_from_env() -> FastAPI:
+    """Factory for `uvicorn --factory maproom.app:app_from_env` (settings from the environment)."""
+    return create_app(Settings())

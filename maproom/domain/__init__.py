@@ -1,0 +1,1 @@
+"""The rules of maproom. Entry points (REST, map actions, chat, CLI) call these; nothing else does."""

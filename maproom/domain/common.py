@@ -1,0 +1,78 @@
+"""Small helpers every domain module shares: ids, clocks, versions, cursors."""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import uuid
+from datetime import UTC, datetime
+from typing import Any
+
+import orjson
+
+from maproom.errors import BadRequest, NotFound, PreconditionFailed
+
+
+def new_id() -> str:
+    """A fresh UUID string."""
+    return str(uuid.uuid4())
+
+
+def utcnow() -> datetime:
+    """The current time, timezone-aware UTC."""
+    return datetime.now(UTC)
+
+
+def iso(value: datetime | None) -> str | None:
+    """ISO 8601 with a `Z` suffix and millisecond precision, or None."""
+    if value is None:
+        return None
+    return value.astimezone(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+def parse_uuid(value: str) -> str | None:
+    """The canonical form of a UUID string, or None when it is not one."""
+    try:
+        return str(uuid.UUID(value))
+    except (ValueError, AttributeError, TypeError):
+        return None
+
+
+def require_uuid(value: str, what: str) -> str:
+    """A canonical UUID, or NotFound: a malformed id names nothing that exists."""
+    parsed = parse_uuid(value)
+    if parsed is None:
+        raise NotFound(f"{what} not found")
+    return parsed
+
+
+def check_version(current: int, if_match: frozenset[str] | None) -> None:
+    """Raise PreconditionFailed unless the `If-Match` tags include the current version."""
+    if if_match is None or "*" in if_match or etag(current) in if_match:
+        return
+    raise PreconditionFailed(
+        "If-Match does not name the current version", details={"currentETag": etag(current)}
+    )
+
+
+def etag(version: int) -> str:
+    """The strong entity tag of a resource version."""
+    return f'"{version}"'
+
+
+def encode_cursor(values: list[Any]) -> str:
+    """An opaque pagination cursor."""
+    return base64.urlsafe_b64encode(orjson.dumps(values)).decode().rstrip("=")
+
+
+def decode_cursor(cursor: str, length: int) -> list[Any]:
+    """The values inside a cursor made by `encode_cursor`, or BadRequest."""
+    try:
+        values = orjson.loads(base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4)))
+    except (ValueError, binascii.Error, orjson.JSONDecodeError):
+        values = None
+    if not isinstance(values, list) or len(values) != length:
+        raise BadRequest(
+            "Invalid cursor", details=[{"path": "cursor", "message": "not a cursor"}]
+        )
+    return values

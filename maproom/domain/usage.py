@@ -1,0 +1,115 @@
+"""Request accounting: per-account monthly counts and per-key last use, written in batches.
+
+Writing a row on every request would cost more than the request itself, so counts and
+last-use times collect in memory and `flush` writes them (the app flushes every few seconds
+and on shutdown). Reads add what is still pending in this process.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import Counter
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import Connection, func, select, update
+from sqlalchemy.dialects import postgresql, sqlite
+
+from maproom.domain.common import iso, utcnow
+from maproom.domain.keys import Principal
+from maproom.storage.db import Database
+from maproom.storage.models import account_usage, api_keys, projects
+
+
+def period_of(moment: datetime) -> str:
+    """The billing period (calendar month, UTC) a moment falls in."""
+    return moment.strftime("%Y-%m")
+
+
+class UsageMeter:
+    """Collects request counts and last-use times until the next flush."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._counts: Counter[tuple[str, str]] = Counter()
+        self._last_used: dict[str, datetime] = {}
+
+    def record(self, principal: Principal) -> None:
+        """Count one accepted request of this key."""
+        now = utcnow()
+        with self._lock:
+            self._counts[(principal.account_id, period_of(now))] += 1
+            self._last_used[principal.key_id] = now
+
+    def last_used(self) -> dict[str, datetime]:
+        """Pending last-use times by key id."""
+        with self._lock:
+            return dict(self._last_used)
+
+    def pending(self, account_id: str, period: str) -> int:
+        """Requests counted but not yet written."""
+        with self._lock:
+            return self._counts.get((account_id, period), 0)
+
+    def flush(self, db: Database) -> None:
+        """Write what has collected; on failure it is kept for the next try."""
+        with self._lock:
+            counts, self._counts = self._counts, Counter()
+            last_used, self._last_used = self._last_used, {}
+        if not counts and not last_used:
+            return
+        try:
+            with db.write() as conn:
+                for (account_id, period), n in counts.items():
+                    _add_requests(conn, account_id, period, n)
+                for key_id, moment in last_used.items():
+                    conn.execute(
+                        update(api_keys).where(api_keys.c.id == key_id).values(last_used_at=moment)
+                    )
+        except Exception:
+            with self._lock:
+                self._counts.update(counts)
+                for key_id, moment in last_used.items():
+                    self._last_used.setdefault(key_id, moment)
+            raise
+
+
+def _add_requests(conn: Connection, account_id: str, period: str, n: int) -> None:
+    dialect = postgresql if conn.dialect.name == "postgresql" else sqlite
+    stmt = dialect.insert(account_usage).values(account_id=account_id, period=period, requests=n)
+    conn.execute(
+        stmt.on_conflict_do_update(
+            index_elements=["account_id", "period"],
+            set_={"requests": account_usage.c.requests + stmt.excluded.requests},
+        )
+    )
+
+
+def report(
+    db: Database, *, principal: Principal, meter: UsageMeter, rate_limit: int
+) -> dict[str, Any]:
+    """The `/usage` record of the caller's account for the current month."""
+    now = utcnow()
+    period = period_of(now)
+    start = datetime(now.year, now.month, 1, tzinfo=UTC)
+    end = datetime(now.year + now.month // 12, now.month % 12 + 1, 1, tzinfo=UTC)
+    with db.read() as conn:
+        used = conn.execute(
+            select(account_usage.c.requests).where(
+                account_usage.c.account_id == principal.account_id,
+                account_usage.c.period == period,
+            )
+        ).scalar()
+        project_count = conn.execute(
+            select(func.count())
+            .select_from(projects)
+            .where(projects.c.account_id == principal.account_id)
+        ).scalar_one()
+    return {
+        "plan": "self-hosted",
+        "period": {"start": iso(start), "end": iso(end)},
+        "requests": {"used": (used or 0) + meter.pending(principal.account_id, period), "limit": None},
+        "projects": {"used": project_count},
+        "storage": {"usedBytes": 0, "limitBytes": None},
+        "rateLimit": {"perMinute": rate_limit},
+    }

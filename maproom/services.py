@@ -1,0 +1,34 @@
+"""The long-lived parts of a running maproom, built once from settings and shared by entry points."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from maproom.domain.keys import Authenticator
+from maproom.domain.ratelimit import MemoryRateLimiter, RateLimiter
+from maproom.domain.usage import UsageMeter
+from maproom.settings import Settings
+from maproom.storage.db import Database
+
+
+@dataclass
+class Services:
+    """Database, authenticator, rate limiter and usage meter of one process."""
+
+    settings: Settings
+    db: Database
+    authenticator: Authenticator
+    limiter: RateLimiter
+    meter: UsageMeter
+
+    @classmethod
+    def build(cls, settings: Settings) -> Services:
+        """Wire the adapters the settings choose."""
+        db = Database(settings.resolved_database_url)
+        return cls(
+            settings=settings,
+            db=db,
+            authenticator=Authenticator(db, cache=settings.workers == 1),
+            limiter=MemoryRateLimiter(settings.rate_limit_per_minute),
+            meter=UsageMeter(),
+        )

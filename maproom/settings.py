@@ -1,0 +1,78 @@
+"""Settings read once from the environment (and an optional `.env`), validated, then passed down."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from pydantic import AliasChoices, Field, field_validator, model_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+MB = 1_048_576
+
+
+class Settings(BaseSettings):
+    """Every knob of the service; names match CONTRACT.md section 0."""
+
+    model_config = SettingsConfigDict(
+        env_prefix="MAPROOM_", env_file=".env", extra="ignore", frozen=True
+    )
+
+    data_dir: Path = Path(".maproom")
+    database_url: str | None = None
+    storage_url: str | None = None
+    redis_url: str | None = None
+    public_url: str | None = None
+    rate_limit_per_minute: int = Field(default=300, ge=1)
+    upload_max_size_mb: int = Field(
+        default=50,
+        ge=1,
+        validation_alias=AliasChoices("UPLOAD_MAX_SIZE_MB", "MAPROOM_UPLOAD_MAX_SIZE_MB"),
+    )
+    llm_base_url: str | None = None
+    llm_api_key: str | None = None
+    llm_model: str | None = None
+    # Set by `maproom serve --workers N` for its children: per-process caches that cannot be
+    # invalidated across processes (the API-key cache) switch off when more than one runs.
+    workers: int = Field(default=1, ge=1)
+
+    @field_validator("public_url")
+    @classmethod
+    def _strip_slash(cls, value: str | None) -> str | None:
+        if value is None:
+            return None
+        if not value.startswith(("http://", "https://")):
+            raise ValueError("MAPROOM_PUBLIC_URL must be an http(s) origin")
+        return value.rstrip("/")
+
+    @model_validator(mode="after")
+    def _check_urls(self) -> Settings:
+        url = self.resolved_database_url
+        if not url.startswith(("sqlite", "postgresql")):
+            raise ValueError("MAPROOM_DATABASE_URL must be a sqlite:// or postgresql:// URL")
+        if not self.resolved_storage_url.startswith(("file://", "s3://")):
+            raise ValueError("MAPROOM_STORAGE_URL must be a file:// or s3:// URL")
+        return self
+
+    @property
+    def resolved_database_url(self) -> str:
+        """The SQLAlchemy URL, with the embedded SQLite default and psycopg 3 as PG driver."""
+        url = self.database_url or f"sqlite:///{(self.data_dir / 'maproom.db').resolve()}"
+        for plain in ("postgresql://", "postgres://"):
+            if url.startswith(plain):
+                return "postgresql+psycopg://" + url[len(plain) :]
+        return url
+
+    @property
+    def resolved_storage_url(self) -> str:
+        """Where blobs live: `file://<data dir>/files` unless set."""
+        return self.storage_url or f"file://{(self.data_dir / 'files').resolve()}"
+
+    @property
+    def upload_max_bytes(self) -> int:
+        """The upload ceiling in bytes (MB = 1,048,576 bytes)."""
+        return self.upload_max_size_mb * MB
+
+    @property
+    def is_sqlite(self) -> bool:
+        """True when the database is the embedded SQLite file."""
+        return self.resolved_database_url.startswith("sqlite")

@@ -1,0 +1,1 @@
+"""Storage adapters: the relational database, the blob store."""

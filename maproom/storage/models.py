@@ -1,0 +1,150 @@
+"""Table definitions (SQLAlchemy Core), shared by the repositories and the Alembic migrations."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    Boolean,
+    Column,
+    DateTime,
+    Dialect,
+    ForeignKey,
+    Index,
+    Integer,
+    LargeBinary,
+    MetaData,
+    String,
+    Table,
+    Text,
+    TypeDecorator,
+)
+from sqlalchemy.dialects.postgresql import JSONB
+
+
+class UTCDateTime(TypeDecorator[datetime]):
+    """A timezone-aware UTC timestamp on every backend (SQLite stores naive text)."""
+
+    impl = DateTime(timezone=True)
+    cache_ok = True
+
+    def process_bind_param(self, value: datetime | None, dialect: Dialect) -> datetime | None:
+        if value is None:
+            return None
+        value = value.astimezone(UTC)
+        return value.replace(tzinfo=None) if dialect.name == "sqlite" else value
+
+    def process_result_value(self, value: Any, dialect: Dialect) -> datetime | None:
+        if value is None:
+            return None
+        if value.tzinfo is None:
+            return value.replace(tzinfo=UTC)
+        return value.astimezone(UTC)  # type: ignore[no-any-return]
+
+
+JSONType = JSON().with_variant(JSONB(), "postgresql")
+
+metadata = MetaData(
+    naming_convention={
+        "ix": "ix_%(table_name)s_%(column_0_N_name)s",
+        "uq": "uq_%(table_name)s_%(column_0_N_name)s",
+        "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+        "pk": "pk_%(table_name)s",
+    }
+)
+
+
+def _id(name: str = "id") -> Column[str]:
+    return Column(name, String(36), primary_key=True)
+
+
+def _owner(table: str, name: str) -> Column[str]:
+    return Column(name, String(36), ForeignKey(f"{table}.id", ondelete="CASCADE"), nullable=False)
+
+
+accounts = Table(
+    "accounts",
+    metadata,
+    _id(),
+    Column("email", String(320), nullable=False, unique=True),
+    Column("name", String(200), nullable=False),
+    Column("plan", String(32), nullable=False),
+    Column("created_at", UTCDateTime(), nullable=False),
+)
+
+api_keys = Table(
+    "api_keys",
+    metadata,
+    _id(),
+    _owner("accounts", "account_id"),
+    Column("name", String(200), nullable=False),
+    Column("prefix", String(16), nullable=False, index=True),
+    Column("key_hash", String(64), nullable=False, unique=True),
+    Column("scopes", JSONType, nullable=False),
+    Column("created_at", UTCDateTime(), nullable=False),
+    Column("last_used_at", UTCDateTime()),
+    Column("revoked_at", UTCDateTime()),
+    Index(None, "account_id"),
+)
+
+projects = Table(
+    "projects",
+    metadata,
+    _id(),
+    _owner("accounts", "account_id"),
+    Column("title", String(200), nullable=False),
+    Column("map_state", JSONType, nullable=False),
+    # No foreign key: a fork outlives the project it was copied from.
+    Column("forked_from_id", String(36)),
+    Column("shared_by", JSONType),
+    Column("version", Integer, nullable=False),
+    Column("created_at", UTCDateTime(), nullable=False),
+    Column("updated_at", UTCDateTime(), nullable=False),
+    Index(None, "account_id", "updated_at", "id"),
+)
+
+messages = Table(
+    "messages",
+    metadata,
+    _id(),
+    _owner("projects", "project_id"),
+    Column("role", String(16), nullable=False),
+    Column("content", Text, nullable=False),
+    Column("actions", JSONType, nullable=False),
+    Column("created_at", UTCDateTime(), nullable=False),
+    Index(None, "project_id", "created_at"),
+)
+
+idempotency_records = Table(
+    "idempotency_records",
+    metadata,
+    Column(
+        "key_id",
+        String(36),
+        ForeignKey("api_keys.id", ondelete="CASCADE"),
+        primary_key=True,
+    ),
+    Column("idem_key", String(255), primary_key=True),
+    Column("request_hash", String(64), nullable=False),
+    Column("completed", Boolean, nullable=False),
+    Column("status_code", Integer),
+    Column("response_headers", JSONType),
+    Column("response_body", LargeBinary),
+    Column("created_at", UTCDateTime(), nullable=False, index=True),
+)
+
+account_usage = Table(
+    "account_usage",
+    metadata,
+    Column(
+        "account_id",
+        String(36),
+        ForeignKey("accounts.id", ondelete="CASCADE"),
+        primary_key=True,
+    ),
+    Column("period", String(7), primary_key=True),
+    Column("requests", BigInteger, nullable=False),
+)
