@@ -102,6 +102,12 @@ class UnsupportedMediaType(MaproomError):
     status, code, default_message = 415, "unsupported_media_type", "Unsupported media type"
 
 
+class RangeNotSatisfiable(MaproomError):
+    """A Range header that selects no byte of the file."""
+
+    status, code, default_message = 416, "range_not_satisfiable", "Range not satisfiable"
+
+
 class RateLimited(MaproomError):
     """Over the per-key request rate."""
 

@@ -1,4 +1,4 @@
-"""The long-lived parts of a running maproom, built once from settings and shared by entry points."""
+"""The long-lived parts of a running maproom, built once from settings, shared by entry points."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ from maproom.domain.keys import Authenticator
 from maproom.domain.ratelimit import MemoryRateLimiter, RateLimiter
 from maproom.domain.usage import UsageMeter
 from maproom.settings import Settings
+from maproom.storage.blobs import BlobStore, open_store
 from maproom.storage.db import Database
 
 
@@ -20,6 +21,7 @@ class Services:
     authenticator: Authenticator
     limiter: RateLimiter
     meter: UsageMeter
+    blobs: BlobStore
 
     @classmethod
     def build(cls, settings: Settings) -> Services:
@@ -31,4 +33,5 @@ class Services:
             authenticator=Authenticator(db, cache=settings.workers == 1),
             limiter=MemoryRateLimiter(settings.rate_limit_per_minute),
             meter=UsageMeter(),
+            blobs=open_store(settings.resolved_storage_url),
         )

@@ -13,8 +13,10 @@ MB = 1_048_576
 class Settings(BaseSettings):
     """Every knob of the service; names match CONTRACT.md section 0."""
 
+    # `validate_by_name`: code (tests, embedders) sets fields by name even where the environment
+    # variable is an alias (`UPLOAD_MAX_SIZE_MB`); without it such a keyword is silently ignored.
     model_config = SettingsConfigDict(
-        env_prefix="MAPROOM_", env_file=".env", extra="ignore", frozen=True
+        env_prefix="MAPROOM_", env_file=".env", extra="ignore", frozen=True, validate_by_name=True
     )
 
     data_dir: Path = Path(".maproom")

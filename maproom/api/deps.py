@@ -1,40 +1,101 @@
-"""Typed dependencies: the services, the caller (`Principal`) with its scopes, `If-Match`."""
+"""Who may call an operation, and how a route reaches the domain.
+
+Every `/api/v1` operation is a `ScopedRoute`: its endpoint declares the scopes it needs with
+`@requires(...)` (none: any valid key), and the route checks them before FastAPI validates the
+request, so a key without the scope gets 403 whatever its body. A route with no declaration
+refuses to register: a forgotten check fails at start-up, not in production.
+
+The check is a wrapper around the route's handler rather than a FastAPI dependency: on the hot
+read path a dependency costs more than the database read it guards (see docs/performance.md).
+Endpoints take the `Request` and get their `Caller` from it.
+
+Domain functions are synchronous. `Caller.read` runs a read inline when the database is the
+embedded SQLite (a WAL snapshot read never waits on a lock and takes microseconds, far less
+than a hop to a worker thread), and in the thread pool otherwise; `Caller.write` always uses
+the thread pool, since a write may wait for the database's write lock.
+"""
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Coroutine
-from typing import Annotated, Any
+from dataclasses import dataclass
+from typing import Annotated, Any, TypeVar
 
+import anyio.to_thread
 from fastapi import Depends, Header, Request
+from fastapi.responses import Response
+from fastapi.routing import APIRoute
 
 from maproom.domain.keys import Principal
 from maproom.errors import Unauthorized
 from maproom.services import Services
 
-
-async def get_services(request: Request) -> Services:
-    """The process's services, built by the app factory."""
-    services: Services = request.app.state.services
-    return services
-
-
-async def get_principal(request: Request) -> Principal:
-    """The caller, authenticated by `AuthMiddleware`."""
-    principal: Principal | None = getattr(request.state, "principal", None)
-    if principal is None:
-        raise Unauthorized()
-    return principal
+T = TypeVar("T")
+F = TypeVar("F", bound=Callable[..., Any])
+SCOPES_ATTRIBUTE = "__maproom_scopes__"
+SCOPES_EXTENSION = "x-required-scopes"
 
 
-def require_scopes(*any_of: str) -> Callable[..., Coroutine[Any, Any, Principal]]:
-    """A dependency that yields the caller if its key holds one of the scopes, else 403."""
+def requires(*any_of: str) -> Callable[[F], F]:
+    """Declare the scopes an endpoint needs: one of them suffices; none means any valid key."""
 
-    async def dependency(principal: Annotated[Principal, Depends(get_principal)]) -> Principal:
-        principal.require(*any_of)
-        return principal
+    def mark(endpoint: F) -> F:
+        setattr(endpoint, SCOPES_ATTRIBUTE, any_of)
+        return endpoint
 
-    dependency.__name__ = f"require_{'_or_'.join(any_of)}"
-    return dependency
+    return mark
+
+
+class ScopedRoute(APIRoute):
+    """An API operation whose caller must hold one of the endpoint's declared scopes."""
+
+    def __init__(self, path: str, endpoint: Callable[..., Any], **kwargs: Any) -> None:
+        if not hasattr(endpoint, SCOPES_ATTRIBUTE):
+            raise TypeError(f"{endpoint.__name__}: declare its scopes with @requires(...)")
+        self.required_scopes: tuple[str, ...] = getattr(endpoint, SCOPES_ATTRIBUTE)
+        extra = dict(kwargs.pop("openapi_extra", None) or {})
+        extra[SCOPES_EXTENSION] = list(self.required_scopes)
+        super().__init__(path, endpoint, openapi_extra=extra, **kwargs)
+
+    def get_route_handler(self) -> Callable[[Request], Coroutine[Any, Any, Response]]:
+        handler = super().get_route_handler()
+        scopes = self.required_scopes
+
+        async def guarded(request: Request) -> Response:
+            principal: Principal | None = request.scope.get("state", {}).get("principal")
+            if principal is None:
+                raise Unauthorized()
+            if scopes:
+                principal.require(*scopes)
+            return await handler(request)
+
+        return guarded
+
+
+@dataclass(frozen=True, slots=True)
+class Caller:
+    """Who is calling, and the services to act with."""
+
+    principal: Principal
+    services: Services
+
+    @classmethod
+    def of(cls, request: Request) -> Caller:
+        """The caller of a request that a `ScopedRoute` has let through."""
+        return cls(request.scope["state"]["principal"], request.app.state.services)
+
+    async def read(self, fn: Callable[..., T], /, **kwargs: Any) -> T:
+        """Run a domain read for this caller."""
+        call = functools.partial(fn, self.services.db, principal=self.principal, **kwargs)
+        if self.services.db.is_sqlite:
+            return call()
+        return await anyio.to_thread.run_sync(call)
+
+    async def write(self, fn: Callable[..., T], /, **kwargs: Any) -> T:
+        """Run a domain change for this caller, off the event loop."""
+        call = functools.partial(fn, self.services.db, principal=self.principal, **kwargs)
+        return await anyio.to_thread.run_sync(call)
 
 
 async def get_if_match(
@@ -50,8 +111,11 @@ async def get_if_match(
     return frozenset(tag for tag in tags if tag and not tag.startswith("W/"))
 
 
-ServicesDep = Annotated[Services, Depends(get_services)]
-AnyKey = Annotated[Principal, Depends(get_principal)]
-SessionScope = Annotated[Principal, Depends(require_scopes("session"))]
-KeysScope = Annotated[Principal, Depends(require_scopes("keys"))]
 IfMatch = Annotated[frozenset[str] | None, Depends(get_if_match)]
+
+
+def project_url(request: Request, project_id: str) -> str:
+    """The project's URL under the API, on the public origin when one is configured."""
+    settings = request.app.state.settings
+    origin = settings.public_url or f"{request.url.scheme}://{request.url.netloc}"
+    return f"{origin}/api/v1/sessions/{project_id}"

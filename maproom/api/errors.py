@@ -6,6 +6,7 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import Response
 from starlette.exceptions import HTTPException
+from starlette.routing import Match
 
 from maproom.api.responses import json_response
 from maproom.errors import (
@@ -15,6 +16,8 @@ from maproom.errors import (
     NotFound,
     invalid,
 )
+
+METHODS = ("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS")
 
 
 def render(error: MaproomError) -> Response:
@@ -44,18 +47,29 @@ async def on_validation_error(_request: Request, exc: Exception) -> Response:
     return render(invalid(errors))
 
 
-async def on_http_error(_request: Request, exc: Exception) -> Response:
+async def on_http_error(request: Request, exc: Exception) -> Response:
     """Framework errors (unknown route, wrong method) in the same envelope."""
     assert isinstance(exc, HTTPException)
     headers = dict(exc.headers or {})
     if exc.status_code == 404:
         return render(NotFound("No such resource", headers=headers))
     if exc.status_code == 405:
+        headers["Allow"] = allowed_methods(request) or headers.get("Allow", "")
         return render(MethodNotAllowed(headers=headers))
     error = MaproomError(str(exc.detail), headers=headers)
     error.status = exc.status_code
     error.code = "bad_request" if exc.status_code == 400 else "http_error"
     return render(error)
+
+
+def allowed_methods(request: Request) -> str:
+    """Every method the request's path supports; Starlette names only its first route's."""
+    allowed = []
+    for method in METHODS:
+        probe = {**request.scope, "method": method}
+        if any(route.matches(probe)[0] is Match.FULL for route in request.app.router.routes):
+            allowed.append(method)
+    return ", ".join(allowed)
 
 
 def install(app: FastAPI) -> None:

@@ -5,15 +5,16 @@ from __future__ import annotations
 
 import hashlib
 import logging
+import os
 import re
 import tempfile
-import uuid
 from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any
 
 import anyio.to_thread
 import orjson
 
+from maproom.api import API_PREFIX
 from maproom.domain import idempotency
 from maproom.domain.keys import hash_key, looks_like_key
 from maproom.domain.ratelimit import RateDecision
@@ -34,8 +35,8 @@ Send = Callable[[Message], Awaitable[None]]
 ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 
 log = logging.getLogger("maproom")
-API_PREFIX = "/api/v1/"
-PUBLIC_PATHS = ("/api/v1/openapi.json", "/api/v1/docs")
+PROTECTED = f"{API_PREFIX}/"
+PUBLIC_PATHS = (f"{API_PREFIX}/openapi.json", f"{API_PREFIX}/docs")
 _REQUEST_ID = re.compile(r"^[A-Za-z0-9._:-]{1,128}$")
 KEPT_HEADERS = {b"content-type", b"etag", b"location"}
 
@@ -71,7 +72,7 @@ class RequestContextMiddleware:
             await self.app(scope, receive, send)
             return
         incoming = _header(scope, b"x-request-id")
-        request_id = incoming if incoming and _REQUEST_ID.match(incoming) else uuid.uuid4().hex
+        request_id = incoming if incoming and _REQUEST_ID.match(incoming) else os.urandom(16).hex()
         scope.setdefault("state", {})["request_id"] = request_id
         started = False
 
@@ -79,17 +80,26 @@ class RequestContextMiddleware:
             nonlocal started
             if message["type"] == "http.response.start":
                 started = True
-                message["headers"] = [*message.get("headers", []), (b"x-request-id", request_id.encode())]
+                message["headers"] = [
+                    *message.get("headers", []),
+                    (b"x-request-id", request_id.encode()),
+                ]
             await send(message)
 
         try:
             await self.app(scope, receive, send_with_id)
         except Exception:
-            log.exception("unhandled error in request %s %s (request id %s)",
-                          scope.get("method"), scope.get("path"), request_id)
+            log.exception(
+                "unhandled error in request %s %s (request id %s)",
+                scope.get("method"),
+                scope.get("path"),
+                request_id,
+            )
             if started:
                 raise
-            error = InternalError(f"Internal error; quote request id {request_id} when reporting it")
+            error = InternalError(
+                f"Internal error; quote request id {request_id} when reporting it"
+            )
             await send_error(send_with_id, error, [])
 
 
@@ -106,7 +116,11 @@ class AuthMiddleware:
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         path = scope.get("path", "")
-        if scope["type"] != "http" or not path.startswith(API_PREFIX) or path.startswith(PUBLIC_PATHS):
+        if (
+            scope["type"] != "http"
+            or not path.startswith(PROTECTED)
+            or path.startswith(PUBLIC_PATHS)
+        ):
             await self.app(scope, receive, send)
             return
         principal = await self._authenticate(_header(scope, b"authorization"))
@@ -121,7 +135,8 @@ class AuthMiddleware:
         headers = rate_headers(decision)
         if not decision.allowed:
             error = RateLimited(
-                f"More than {decision.limit} requests per minute; retry in {decision.retry_after} s",
+                f"More than {decision.limit} requests per minute; "
+                f"retry in {decision.retry_after} s",
                 headers={"Retry-After": str(decision.retry_after)},
             )
             await send_error(send, error, headers)
@@ -177,9 +192,11 @@ class IdempotencyMiddleware:
             await self.app(scope, receive, send)
             return
         if not 1 <= len(idem_key) <= 255 or not idem_key.isprintable():
-            await send_error(send, BadRequest("Idempotency-Key must be 1 to 255 printable characters"), [])
+            await send_error(
+                send, BadRequest("Idempotency-Key must be 1 to 255 printable characters"), []
+            )
             return
-        spool = tempfile.SpooledTemporaryFile(max_size=self.SPOOL_IN_MEMORY)
+        spool = tempfile.SpooledTemporaryFile(max_size=self.SPOOL_IN_MEMORY)  # noqa: SIM115
         try:
             digest = await self._spool(scope, receive, spool)
             if digest is None:
@@ -190,7 +207,8 @@ class IdempotencyMiddleware:
             spool.close()
 
     async def _spool(self, scope: Scope, receive: Receive, spool: Any) -> str | None:
-        hasher = hashlib.sha256(f"{scope['method']} {scope['path']}?{scope.get('query_string', b'').decode()}\n".encode())
+        query = scope.get("query_string", b"").decode()
+        hasher = hashlib.sha256(f"{scope['method']} {scope['path']}?{query}\n".encode())
         limit = self.services.settings.upload_max_bytes + self.SPOOL_IN_MEMORY
         size = 0
         while True:
@@ -229,7 +247,10 @@ class IdempotencyMiddleware:
             return
         if stored is not None:
             headers = [(k.encode(), v.encode()) for k, v in stored.headers]
-            headers += [(b"content-length", str(len(stored.body)).encode()), (b"idempotent-replayed", b"true")]
+            headers += [
+                (b"content-length", str(len(stored.body)).encode()),
+                (b"idempotent-replayed", b"true"),
+            ]
             await send({"type": "http.response.start", "status": stored.status, "headers": headers})
             await send({"type": "http.response.body", "body": stored.body})
             return
@@ -252,7 +273,11 @@ class IdempotencyMiddleware:
             nonlocal status
             if message["type"] == "http.response.start":
                 status = message["status"]
-                kept.extend((k.decode(), v.decode()) for k, v in message.get("headers", []) if k.lower() in KEPT_HEADERS)
+                kept.extend(
+                    (k.decode(), v.decode())
+                    for k, v in message.get("headers", [])
+                    if k.lower() in KEPT_HEADERS
+                )
             elif message["type"] == "http.response.body":
                 body.extend(message.get("body", b""))
             await send(message)

@@ -46,7 +46,9 @@ def build(app: FastAPI) -> dict[str, Any]:
     )
     components = doc.setdefault("components", {})
     schemas = components.setdefault("schemas", {})
-    schemas["ErrorResponse"] = ErrorResponse.model_json_schema(ref_template="#/components/schemas/{model}")
+    schemas["ErrorResponse"] = ErrorResponse.model_json_schema(
+        ref_template="#/components/schemas/{model}"
+    )
     for name, sub in schemas["ErrorResponse"].pop("$defs", {}).items():
         schemas[name] = sub
     for name in ("HTTPValidationError", "ValidationError"):
@@ -70,6 +72,12 @@ def _decorate(path: str, method: str, operation: dict[str, Any]) -> None:
         responses["500"] = _error("500")
         return
     codes = list(COMMON)
+    scopes = operation.get("x-required-scopes") or []
+    if scopes:
+        needed = " or ".join(f"`{scope}`" for scope in scopes)
+        operation["description"] = f"{operation.get('description', '')}\n\nScope: {needed}.".strip()
+    else:
+        codes.remove("403")
     params = {p["name"] for p in operation.get("parameters", [])}
     if method == "post":
         codes.append("409")

@@ -1,1 +1,3 @@
-"""The rules of maproom. Entry points (REST, map actions, chat, CLI) call these; nothing else does."""
+"""The rules of maproom.
+
+Entry points (REST, map actions, chat, CLI) call these; nothing else touches storage."""

@@ -1,4 +1,4 @@
-"""Small helpers every domain module shares: ids, clocks, versions, cursors."""
+"""Small helpers every domain module shares: ids, clocks, versions, cursors, omittable fields."""
 
 from __future__ import annotations
 
@@ -6,16 +6,61 @@ import base64
 import binascii
 import uuid
 from datetime import UTC, datetime
-from typing import Any
+from typing import Annotated, Any, TypeVar
 
 import orjson
+from pydantic import BeforeValidator, Field
+from pydantic.config import JsonDict
 
 from maproom.errors import BadRequest, NotFound, PreconditionFailed
+
+T = TypeVar("T")
+
+
+def _hide_null(schema: JsonDict) -> None:
+    """Document an optional field as its type alone: clients omit it rather than send null."""
+    branches = schema.get("anyOf")
+    if isinstance(branches, list):
+        kept = [b for b in branches if b != {"type": "null"}]
+        if len(kept) == 1 and isinstance(kept[0], dict):
+            del schema["anyOf"]
+            schema.update(kept[0])
+
+
+# A request field that may be omitted. Unlike `X | SkipJsonSchema[None]`, which pydantic
+# validates as a two-branch union whose error paths name the branches
+# (`mapState.MapStatePatch.center.tuple[...]`), this stays one nullable type, so a 400's
+# `details` name the fields as the client sent them.
+Omittable = Annotated[T | None, Field(json_schema_extra=_hide_null)]
+
+
+def _not_null(value: Any) -> Any:
+    if value is None:
+        raise ValueError("may not be null")
+    return value
+
+
+# A field that may be omitted but, when given, may not be null.
+Given = Annotated[T | None, BeforeValidator(_not_null), Field(json_schema_extra=_hide_null)]
 
 
 def new_id() -> str:
     """A fresh UUID string."""
     return str(uuid.uuid4())
+
+
+EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+
+
+def parse_moment(value: object) -> datetime:
+    """An ISO 8601 timestamp from a cursor (aware, UTC), or BadRequest."""
+    try:
+        moment = datetime.fromisoformat(str(value))
+    except ValueError:
+        raise BadRequest(
+            "Invalid cursor", details=[{"path": "cursor", "message": "not a cursor"}]
+        ) from None
+    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
 
 
 def utcnow() -> datetime:
@@ -72,7 +117,5 @@ def decode_cursor(cursor: str, length: int) -> list[Any]:
     except (ValueError, binascii.Error, orjson.JSONDecodeError):
         values = None
     if not isinstance(values, list) or len(values) != length:
-        raise BadRequest(
-            "Invalid cursor", details=[{"path": "cursor", "message": "not a cursor"}]
-        )
+        raise BadRequest("Invalid cursor", details=[{"path": "cursor", "message": "not a cursor"}])
     return values

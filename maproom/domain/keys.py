@@ -10,13 +10,25 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import Connection, select, update
+from sqlalchemy import bindparam, select, update
 
 from maproom.domain.common import iso, new_id, parse_uuid, utcnow
 from maproom.errors import BadRequest, Forbidden, NotFound
-from maproom.storage.db import Database
+from maproom.storage.db import Database, Prepared, Writer
 from maproom.storage.models import accounts, api_keys
 
+ACTIVE_BY_PREFIX = Prepared(
+    select(api_keys.c.id, api_keys.c.account_id, api_keys.c.scopes, api_keys.c.key_hash).where(
+        api_keys.c.prefix == bindparam("prefix"), api_keys.c.revoked_at.is_(None)
+    )
+)
+ACCOUNT_KEYS = Prepared(
+    select(api_keys)
+    .where(api_keys.c.account_id == bindparam("account_id"), api_keys.c.revoked_at.is_(None))
+    .order_by(api_keys.c.created_at, api_keys.c.id)
+)
+KEY = Prepared(select(api_keys).where(api_keys.c.id == bindparam("id")))
+ACCOUNT = Prepared(select(accounts).where(accounts.c.id == bindparam("id")))
 SCOPES = ("session", "chat", "files", "layers", "map", "reports", "remote", "keys")
 ALL = "*"
 KEY_PREFIX = "mr_"
@@ -92,7 +104,7 @@ def key_record(row: Any, last_used: Any = None) -> dict[str, Any]:
     }
 
 
-def ensure_account(conn: Connection, *, email: str, name: str | None = None) -> str:
+def ensure_account(conn: Writer, *, email: str, name: str | None = None) -> str:
     """The id of the account with this email, created if missing."""
     email = email.strip().lower()
     if "@" not in email or len(email) > 320:
@@ -114,7 +126,7 @@ def ensure_account(conn: Connection, *, email: str, name: str | None = None) -> 
 
 
 def insert_key(
-    conn: Connection, *, account_id: str, name: str, scopes: tuple[str, ...]
+    conn: Writer, *, account_id: str, name: str, scopes: tuple[str, ...]
 ) -> tuple[str, Any]:
     """Store a new key; returns the plaintext (shown once) and the stored row."""
     plaintext = generate_key()
@@ -130,8 +142,7 @@ def insert_key(
         "revoked_at": None,
     }
     conn.execute(api_keys.insert().values(**values))
-    row = conn.execute(select(api_keys).where(api_keys.c.id == values["id"])).one()
-    return plaintext, row
+    return plaintext, conn.one(KEY, id=values["id"])
 
 
 def bootstrap_key(
@@ -159,9 +170,7 @@ def create(
                 details={"requiredScopes": [s for s in missing if s not in principal.scopes]},
             )
     with db.write() as conn:
-        plaintext, row = insert_key(
-            conn, account_id=principal.account_id, name=name, scopes=wanted
-        )
+        plaintext, row = insert_key(conn, account_id=principal.account_id, name=name, scopes=wanted)
     return {**key_record(row), "key": plaintext}
 
 
@@ -169,13 +178,8 @@ def list_for_account(
     db: Database, *, principal: Principal, last_used: dict[str, Any]
 ) -> list[dict[str, Any]]:
     """Active keys of the caller's account, oldest first."""
-    query = (
-        select(api_keys)
-        .where(api_keys.c.account_id == principal.account_id, api_keys.c.revoked_at.is_(None))
-        .order_by(api_keys.c.created_at, api_keys.c.id)
-    )
-    with db.read() as conn:
-        rows = conn.execute(query).all()
+    with db.reader() as tx:
+        rows = tx.all(ACCOUNT_KEYS, account_id=principal.account_id)
     return [key_record(row, last_used.get(row.id)) for row in rows]
 
 
@@ -201,11 +205,9 @@ def revoke(db: Database, *, principal: Principal, key_id: str) -> str:
 
 def verify(db: Database, *, principal: Principal, last_used: Any) -> dict[str, Any]:
     """The `/verify` answer: the account and the key record."""
-    with db.read() as conn:
-        account = conn.execute(
-            select(accounts).where(accounts.c.id == principal.account_id)
-        ).one()
-        key = conn.execute(select(api_keys).where(api_keys.c.id == principal.key_id)).one()
+    with db.reader() as tx:
+        account = tx.one(ACCOUNT, id=principal.account_id)
+        key = tx.one(KEY, id=principal.key_id)
     return {
         "valid": True,
         "account": {"id": account.id, "email": account.email, "name": account.name},
@@ -239,12 +241,8 @@ class Authenticator:
     def lookup(self, token: str, digest: str) -> Principal | None:
         """The principal of an active key, from the database (blocking)."""
         generation = self._generation
-        prefix = token[:PREFIX_LENGTH]
-        query = select(
-            api_keys.c.id, api_keys.c.account_id, api_keys.c.scopes, api_keys.c.key_hash
-        ).where(api_keys.c.prefix == prefix, api_keys.c.revoked_at.is_(None))
-        with self.db.read() as conn:
-            rows = conn.execute(query).all()
+        with self.db.reader() as tx:
+            rows = tx.all(ACTIVE_BY_PREFIX, prefix=token[:PREFIX_LENGTH])
         found = None
         for row in rows:
             if hmac.compare_digest(row.key_hash, digest):

@@ -8,8 +8,8 @@ from typing import Annotated, Any, Literal
 import orjson
 import pycountry
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
-from pydantic.json_schema import SkipJsonSchema
 
+from maproom.domain.common import Omittable
 from maproom.errors import invalid
 
 BASEMAP_STYLES = ("light", "dark", "streets", "satellite", "blank")
@@ -138,11 +138,11 @@ class CustomMask(_Model):
 class MapStatePatch(_Model):
     """Fields of a map state a client may set; every one optional, unknown ones ignored."""
 
-    center: tuple[Lng, Lat] | SkipJsonSchema[None] = None
-    zoom: Annotated[float, Field(strict=True, ge=0, le=24)] | SkipJsonSchema[None] = None
-    bearing: Number | SkipJsonSchema[None] = None
-    pitch: Annotated[float, Field(strict=True, ge=0, le=85)] | SkipJsonSchema[None] = None
-    basemap: Basemap | SkipJsonSchema[None] = None
+    center: Omittable[tuple[Lng, Lat]] = None
+    zoom: Omittable[Annotated[float, Field(strict=True, ge=0, le=24)]] = None
+    bearing: Omittable[Number] = None
+    pitch: Omittable[Annotated[float, Field(strict=True, ge=0, le=85)]] = None
+    basemap: Omittable[Basemap] = None
     countryMask: CountryMask | None = None
     customMask: CustomMask | None = None
 

@@ -2,65 +2,68 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import Connection, Row, and_, delete, func, or_, select, update
+from sqlalchemy import and_, bindparam, delete, func, or_, select
 
-from maproom.domain import mapstate
+from maproom.domain import files, layers, mapstate
 from maproom.domain.common import (
     check_version,
     decode_cursor,
     encode_cursor,
     iso,
     new_id,
-    require_uuid,
+    parse_moment,
     utcnow,
 )
 from maproom.domain.keys import Principal
-from maproom.errors import BadRequest, NotFound, PreconditionFailed
-from maproom.storage.db import Database
+from maproom.domain.owned import PROJECT_BY_ID, Versioned, get_or_raise, touch
+from maproom.storage.blobs import BlobStore
+from maproom.storage.db import Database, Prepared, Tx, Writer
+from maproom.storage.models import layers as layer_table
 from maproom.storage.models import messages, projects
 
 DEFAULT_TITLE = "Untitled map"
 
-
-@dataclass(frozen=True, slots=True)
-class Versioned:
-    """A representation and the version its ETag names."""
-
-    body: dict[str, Any]
-    version: int
-
-
-def get_or_raise(
-    conn: Connection, *, principal: Principal, project_id: str, lock: bool = False
-) -> Row[Any]:
-    """The caller's project row, or NotFound (also for another account's project)."""
-    query = select(projects).where(
-        projects.c.id == require_uuid(project_id, "Project"),
-        projects.c.account_id == principal.account_id,
+MESSAGES = Prepared(
+    select(messages)
+    .where(messages.c.project_id == bindparam("id"))
+    .order_by(messages.c.created_at, messages.c.id)
+)
+_LIST_COLUMNS = (
+    projects.c.id,
+    projects.c.title,
+    projects.c.created_at,
+    projects.c.updated_at,
+    projects.c.forked_from_id,
+    select(func.count())
+    .where(layer_table.c.project_id == projects.c.id)
+    .scalar_subquery()
+    .label("layer_count"),
+)
+_NEWEST_FIRST = (projects.c.updated_at.desc(), projects.c.id.desc())
+LIST_FIRST = Prepared(
+    select(*_LIST_COLUMNS)
+    .where(projects.c.account_id == bindparam("account_id"))
+    .order_by(*_NEWEST_FIRST)
+    .limit(bindparam("limit"))
+)
+_UPDATED_AT = bindparam("updated_at", type_=projects.c.updated_at.type)
+LIST_AFTER = Prepared(
+    select(*_LIST_COLUMNS)
+    .where(
+        projects.c.account_id == bindparam("account_id"),
+        or_(
+            projects.c.updated_at < _UPDATED_AT,
+            and_(projects.c.updated_at == _UPDATED_AT, projects.c.id < bindparam("after_id")),
+        ),
     )
-    if lock and conn.dialect.name == "postgresql":
-        query = query.with_for_update()
-    row = conn.execute(query).first()
-    if row is None:
-        raise NotFound("Project not found")
-    return row
+    .order_by(*_NEWEST_FIRST)
+    .limit(bindparam("limit"))
+)
 
 
-def _layer_items(conn: Connection, project_id: str) -> list[dict[str, Any]]:
-    """Layer list items, top first. Layers arrive with file uploads; none exist before them."""
-    return []
-
-
-def _messages(conn: Connection, project_id: str) -> list[dict[str, Any]]:
-    rows = conn.execute(
-        select(messages)
-        .where(messages.c.project_id == project_id)
-        .order_by(messages.c.created_at, messages.c.id)
-    ).all()
+def _messages(tx: Tx, project_id: str) -> list[dict[str, Any]]:
     return [
         {
             "id": m.id,
@@ -69,11 +72,11 @@ def _messages(conn: Connection, project_id: str) -> list[dict[str, Any]]:
             "actions": m.actions,
             "createdAt": iso(m.created_at),
         }
-        for m in rows
+        for m in tx.all(MESSAGES, id=project_id)
     ]
 
 
-def _full(conn: Connection, row: Row[Any]) -> dict[str, Any]:
+def _full(tx: Tx, row: Any) -> dict[str, Any]:
     return {
         "id": row.id,
         "title": row.title,
@@ -83,12 +86,12 @@ def _full(conn: Connection, row: Row[Any]) -> dict[str, Any]:
         "forkedFromSessionId": row.forked_from_id,
         "isFork": row.forked_from_id is not None,
         "sharedByUser": row.shared_by,
-        "layers": _layer_items(conn, row.id),
-        "messages": _messages(conn, row.id),
+        "layers": layers.items(tx, row.id),
+        "messages": _messages(tx, row.id),
     }
 
 
-def _patched(row: Row[Any]) -> dict[str, Any]:
+def _patched(row: Any) -> dict[str, Any]:
     return {
         "id": row.id,
         "title": row.title,
@@ -98,16 +101,16 @@ def _patched(row: Row[Any]) -> dict[str, Any]:
 
 
 def _insert(
-    conn: Connection,
+    tx: Writer,
     *,
     account_id: str,
     title: str,
     map_state: dict[str, Any],
     forked_from: str | None = None,
-) -> Row[Any]:
+) -> Any:
     now = utcnow()
     project_id = new_id()
-    conn.execute(
+    tx.execute(
         projects.insert().values(
             id=project_id,
             account_id=account_id,
@@ -120,7 +123,7 @@ def _insert(
             updated_at=now,
         )
     )
-    return conn.execute(select(projects).where(projects.c.id == project_id)).one()
+    return tx.one(PROJECT_BY_ID, id=project_id)
 
 
 def create(
@@ -128,47 +131,33 @@ def create(
 ) -> Versioned:
     """A new project: the default map state with the given changes merged in."""
     state = mapstate.merge(mapstate.default_map_state(), map_state)
-    with db.write() as conn:
+    with db.write() as tx:
         row = _insert(
-            conn, account_id=principal.account_id, title=title or DEFAULT_TITLE, map_state=state
+            tx, account_id=principal.account_id, title=title or DEFAULT_TITLE, map_state=state
         )
-        return Versioned(_full(conn, row), row.version)
+        return Versioned(_full(tx, row), row.version)
 
 
 def read(db: Database, *, principal: Principal, project_id: str) -> Versioned:
     """The whole project (spec 2.1)."""
-    with db.read() as conn:
-        row = get_or_raise(conn, principal=principal, project_id=project_id)
-        return Versioned(_full(conn, row), row.version)
+    with db.reader() as tx:
+        row = get_or_raise(tx, principal=principal, project_id=project_id)
+        return Versioned(_full(tx, row), row.version)
 
 
 def list_for_account(
     db: Database, *, principal: Principal, limit: int, cursor: str | None
 ) -> tuple[list[dict[str, Any]], str | None]:
     """The caller's projects, newest `updatedAt` first, a page at a time."""
-    query = (
-        select(projects.c.id, projects.c.title, projects.c.created_at, projects.c.updated_at,
-               projects.c.forked_from_id)
-        .where(projects.c.account_id == principal.account_id)
-        .order_by(projects.c.updated_at.desc(), projects.c.id.desc())
-        .limit(limit + 1)
-    )
+    params: dict[str, Any] = {"account_id": principal.account_id, "limit": limit + 1}
+    query = LIST_FIRST
     if cursor:
-        updated, last_id = decode_cursor(cursor, 2)
-        try:
-            moment = _parse_time(updated)
-        except (TypeError, ValueError):
-            raise BadRequest("Invalid cursor") from None
-        query = query.where(
-            or_(
-                projects.c.updated_at < moment,
-                and_(projects.c.updated_at == moment, projects.c.id < str(last_id)),
-            )
-        )
-    with db.read() as conn:
-        rows = conn.execute(query).all()
+        updated, after_id = decode_cursor(cursor, 2)
+        params |= {"updated_at": parse_moment(updated), "after_id": str(after_id)}
+        query = LIST_AFTER
+    with db.reader() as tx:
+        rows = tx.all(query, **params)
         page = rows[:limit]
-        counts = _layer_counts(conn, [r.id for r in page])
     items = [
         {
             "id": r.id,
@@ -176,7 +165,7 @@ def list_for_account(
             "createdAt": iso(r.created_at),
             "updatedAt": iso(r.updated_at),
             "isFork": r.forked_from_id is not None,
-            "layerCount": counts.get(r.id, 0),
+            "layerCount": r.layer_count,
         }
         for r in page
     ]
@@ -185,16 +174,6 @@ def list_for_account(
         last = page[-1]
         next_cursor = encode_cursor([last.updated_at.isoformat(), last.id])
     return items, next_cursor
-
-
-def _parse_time(value: Any) -> datetime:
-    moment = datetime.fromisoformat(value)
-    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
-
-
-def _layer_counts(conn: Connection, project_ids: list[str]) -> dict[str, int]:
-    """Layers per project (none exist before file uploads)."""
-    return {}
 
 
 def update(
@@ -206,8 +185,8 @@ def update(
     if_match: frozenset[str] | None,
 ) -> Versioned:
     """Apply spec 4.2: present fields only, map state shallow-merged, nested objects whole."""
-    with db.write() as conn:
-        row = get_or_raise(conn, principal=principal, project_id=project_id, lock=True)
+    with db.write() as tx:
+        row = get_or_raise(tx, principal=principal, project_id=project_id, lock=True)
         check_version(row.version, if_match)
         values: dict[str, Any] = {}
         if "title" in changes and changes["title"] != row.title:
@@ -216,56 +195,49 @@ def update(
             state = mapstate.merge(row.map_state, changes["mapState"])
             if state != row.map_state:
                 values["map_state"] = state
-        if not values:
-            return Versioned(_patched(row), row.version)
-        row = touch(conn, row, **values)
+        if values:
+            row = touch(tx, row, **values)
         return Versioned(_patched(row), row.version)
 
 
-def touch(conn: Connection, row: Row[Any], **values: Any) -> Row[Any]:
-    """Write changes to a project (or none) as a new version; guards against a lost race."""
-    done = conn.execute(
-        update(projects)
-        .where(projects.c.id == row.id, projects.c.version == row.version)
-        .values(**values, version=row.version + 1, updated_at=utcnow())
-    ).rowcount
-    if not done:
-        raise PreconditionFailed("The project changed while this request ran; try again")
-    return conn.execute(select(projects).where(projects.c.id == row.id)).one()
-
-
-def delete_project(db: Database, *, principal: Principal, project_id: str) -> None:
+def delete_project(
+    db: Database, *, principal: Principal, blobs: BlobStore, project_id: str
+) -> None:
     """Delete a project and, through the database's cascades, everything it owns."""
-    with db.write() as conn:
-        row = get_or_raise(conn, principal=principal, project_id=project_id)
-        conn.execute(delete(projects).where(projects.c.id == row.id))
+    with db.write() as tx:
+        row = get_or_raise(tx, principal=principal, project_id=project_id)
+        tx.execute(delete(projects).where(projects.c.id == row.id))
+    blobs.delete_prefix(f"p/{row.id}")
 
 
-def fork(db: Database, *, principal: Principal, project_id: str, title: str | None) -> Versioned:
+def fork(
+    db: Database, *, principal: Principal, blobs: BlobStore, project_id: str, title: str | None
+) -> Versioned:
     """A copy of the project (map state, layers, styles, files) in the caller's account."""
-    with db.write() as conn:
-        source = get_or_raise(conn, principal=principal, project_id=project_id)
-        row = _insert(
-            conn,
-            account_id=principal.account_id,
-            title=title or f"{source.title} (fork)"[:200],
-            map_state=source.map_state,
-            forked_from=source.id,
-        )
-        return Versioned(_full(conn, row), row.version)
+    copied: list[str] = []
+    try:
+        with db.write() as tx:
+            source = get_or_raise(tx, principal=principal, project_id=project_id)
+            row = _insert(
+                tx,
+                account_id=principal.account_id,
+                title=title or f"{source.title} (fork)"[:200],
+                map_state=source.map_state,
+                forked_from=source.id,
+            )
+            copied = files.copy_project(tx, blobs, source.id, row.id)
+            return Versioned(_full(tx, row), row.version)
+    except BaseException:
+        for prefix in copied:
+            blobs.delete_prefix(prefix)
+        raise
 
 
-def map_view(db: Database, *, principal: Principal, project_id: str) -> dict[str, Any]:
-    """Everything a client needs to draw the map: map state and layer details, top first."""
-    with db.read() as conn:
-        row = get_or_raise(conn, principal=principal, project_id=project_id)
-        return {"mapState": row.map_state, "layers": []}
+def map_view(db: Database, *, principal: Principal, project_id: str, base: str) -> dict[str, Any]:
+    """Everything a client needs to draw the map: map state and layer details, top first.
 
-
-def count_for_account(conn: Connection, account_id: str) -> int:
-    """How many projects an account has."""
-    return int(
-        conn.execute(
-            select(func.count()).select_from(projects).where(projects.c.account_id == account_id)
-        ).scalar_one()
-    )
+    `base` is the project's URL for the viewer asking; layer data URLs hang off it.
+    """
+    with db.reader() as tx:
+        row = get_or_raise(tx, principal=principal, project_id=project_id)
+        return {"mapState": row.map_state, "layers": layers.details(tx, row.id, base)}

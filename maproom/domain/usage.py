@@ -12,18 +12,30 @@ from collections import Counter
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import Connection, func, select, update
+from sqlalchemy import bindparam, func, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 
 from maproom.domain.common import iso, utcnow
 from maproom.domain.keys import Principal
-from maproom.storage.db import Database
+from maproom.storage.db import Database, Prepared, Writer
 from maproom.storage.models import account_usage, api_keys, projects
+
+REQUESTS = Prepared(
+    select(account_usage.c.requests).where(
+        account_usage.c.account_id == bindparam("account_id"),
+        account_usage.c.period == bindparam("period"),
+    )
+)
+PROJECT_COUNT = Prepared(
+    select(func.count().label("n"))
+    .select_from(projects)
+    .where(projects.c.account_id == bindparam("account_id"))
+)
 
 
 def period_of(moment: datetime) -> str:
     """The billing period (calendar month, UTC) a moment falls in."""
-    return moment.strftime("%Y-%m")
+    return f"{moment.year:04d}-{moment.month:02d}"
 
 
 class UsageMeter:
@@ -74,7 +86,7 @@ class UsageMeter:
             raise
 
 
-def _add_requests(conn: Connection, account_id: str, period: str, n: int) -> None:
+def _add_requests(conn: Writer, account_id: str, period: str, n: int) -> None:
     dialect = postgresql if conn.dialect.name == "postgresql" else sqlite
     stmt = dialect.insert(account_usage).values(account_id=account_id, period=period, requests=n)
     conn.execute(
@@ -93,22 +105,14 @@ def report(
     period = period_of(now)
     start = datetime(now.year, now.month, 1, tzinfo=UTC)
     end = datetime(now.year + now.month // 12, now.month % 12 + 1, 1, tzinfo=UTC)
-    with db.read() as conn:
-        used = conn.execute(
-            select(account_usage.c.requests).where(
-                account_usage.c.account_id == principal.account_id,
-                account_usage.c.period == period,
-            )
-        ).scalar()
-        project_count = conn.execute(
-            select(func.count())
-            .select_from(projects)
-            .where(projects.c.account_id == principal.account_id)
-        ).scalar_one()
+    with db.reader() as tx:
+        used_row = tx.one(REQUESTS, account_id=principal.account_id, period=period)
+        project_count = tx.one(PROJECT_COUNT, account_id=principal.account_id).n
+    used = used_row.requests if used_row else 0
     return {
         "plan": "self-hosted",
         "period": {"start": iso(start), "end": iso(end)},
-        "requests": {"used": (used or 0) + meter.pending(principal.account_id, period), "limit": None},
+        "requests": {"used": used + meter.pending(principal.account_id, period), "limit": None},
         "projects": {"used": project_count},
         "storage": {"usedBytes": 0, "limitBytes": None},
         "rateLimit": {"perMinute": rate_limit},

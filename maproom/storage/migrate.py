@@ -23,9 +23,9 @@ def alembic_config() -> Config:
 def upgrade(database: Database) -> None:
     """Bring the schema to the newest revision; safe to call from several processes at once."""
     cfg = alembic_config()
-    with database.write() as conn:
+    with database.write() as tx:
         if not database.is_sqlite:
             # Serialise concurrent starters (several workers, several hosts) on one lock.
-            conn.execute(text("SELECT pg_advisory_xact_lock(7242019)"))
-        cfg.attributes["connection"] = conn
+            tx.execute(text("SELECT pg_advisory_xact_lock(7242019)"))
+        cfg.attributes["connection"] = tx.conn
         command.upgrade(cfg, "head")

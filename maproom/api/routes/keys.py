@@ -2,56 +2,64 @@
 
 from __future__ import annotations
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Request
 from fastapi.responses import Response
 
-from maproom.api.deps import AnyKey, KeysScope, ServicesDep, SessionScope
+from maproom.api import API_PREFIX
+from maproom.api.deps import Caller, ScopedRoute, requires
 from maproom.api.responses import OK, json_response
 from maproom.api.schemas.common import Ok
 from maproom.api.schemas.keys import KeyCreate, KeyCreated, KeyList, Usage, Verification
 from maproom.domain import keys, usage
 
-router = APIRouter(tags=["keys"])
+router = APIRouter(prefix=API_PREFIX, tags=["keys"], route_class=ScopedRoute)
 
 
 @router.get("/api-keys", response_model=KeyList, summary="List API keys")
-def list_keys(principal: KeysScope, services: ServicesDep) -> Response:
+@requires("keys")
+async def list_keys(request: Request) -> Response:
     """Active keys of the caller's account (records only)."""
-    records = keys.list_for_account(
-        services.db, principal=principal, last_used=services.meter.last_used()
-    )
+    caller = Caller.of(request)
+    last_used = caller.services.meter.last_used()
+    records = await caller.read(keys.list_for_account, last_used=last_used)
     return json_response({"data": records, "meta": {"count": len(records)}})
 
 
 @router.post("/api-keys", status_code=201, response_model=KeyCreated, summary="Create an API key")
-def create_key(body: KeyCreate, principal: KeysScope, services: ServicesDep) -> Response:
+@requires("keys")
+async def create_key(body: KeyCreate, request: Request) -> Response:
     """A new key; its plaintext is in this answer only. Scopes cannot exceed the caller's."""
-    created = keys.create(services.db, principal=principal, name=body.name, scopes=body.scopes)
+    caller = Caller.of(request)
+    created = await caller.write(keys.create, name=body.name, scopes=body.scopes)
     return json_response(created, status=201)
 
 
 @router.delete("/api-keys/{keyId}", response_model=Ok, summary="Revoke an API key")
-def revoke_key(keyId: str, principal: KeysScope, services: ServicesDep) -> Response:
+@requires("keys")
+async def revoke_key(keyId: str, request: Request) -> Response:
     """Revoke a key of the caller's account; it is refused from the next request on."""
-    revoked = keys.revoke(services.db, principal=principal, key_id=keyId)
-    services.authenticator.forget(revoked)
+    caller = Caller.of(request)
+    revoked = await caller.write(keys.revoke, key_id=keyId)
+    caller.services.authenticator.forget(revoked)
     return json_response(OK)
 
 
 @router.get("/verify", response_model=Verification, summary="Verify the API key")
-def verify(principal: AnyKey, services: ServicesDep) -> Response:
+@requires()
+async def verify(request: Request) -> Response:
     """The account and key behind the presented key (any scope)."""
-    last_used = services.meter.last_used().get(principal.key_id)
-    return json_response(keys.verify(services.db, principal=principal, last_used=last_used))
+    caller = Caller.of(request)
+    last_used = caller.services.meter.last_used().get(caller.principal.key_id)
+    return json_response(await caller.read(keys.verify, last_used=last_used))
 
 
 @router.get("/usage", response_model=Usage, summary="Get current plan usage")
-def get_usage(principal: SessionScope, services: ServicesDep) -> Response:
+@requires("session")
+async def get_usage(request: Request) -> Response:
     """Requests this month, projects, storage and the rate limit of the caller's account."""
-    body = usage.report(
-        services.db,
-        principal=principal,
-        meter=services.meter,
-        rate_limit=services.settings.rate_limit_per_minute,
+    caller = Caller.of(request)
+    services = caller.services
+    body = await caller.read(
+        usage.report, meter=services.meter, rate_limit=services.settings.rate_limit_per_minute
     )
     return json_response(body)

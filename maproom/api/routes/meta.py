@@ -6,11 +6,12 @@ import swagger_ui_bundle
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, Response
 
+from maproom.api import API_PREFIX
 from maproom.api.openapi import build
 from maproom.api.responses import json_response
 
-router = APIRouter()
-DOCS_ASSETS = "/api/v1/docs/assets"
+router = APIRouter(prefix=API_PREFIX)
+DOCS_ASSETS = f"{API_PREFIX}/docs/assets"
 SWAGGER_DIR = swagger_ui_bundle.swagger_ui_path
 
 DOCS_PAGE = """<!doctype html>
@@ -24,7 +25,7 @@ DOCS_PAGE = """<!doctype html>
 <div id="swagger-ui"></div>
 <script src="{assets}/swagger-ui-bundle.js"></script>
 <script>
-window.ui = SwaggerUIBundle({{url: "/api/v1/openapi.json", dom_id: "#swagger-ui",
+window.ui = SwaggerUIBundle({{url: "{api}/openapi.json", dom_id: "#swagger-ui",
   deepLinking: true, persistAuthorization: true}});
 </script>
 </body>
@@ -46,4 +47,4 @@ async def openapi_document(request: Request) -> Response:
 @router.get("/docs", include_in_schema=False)
 async def docs() -> HTMLResponse:
     """Swagger UI, working offline."""
-    return HTMLResponse(DOCS_PAGE.format(assets=DOCS_ASSETS))
+    return HTMLResponse(DOCS_PAGE.format(assets=DOCS_ASSETS, api=API_PREFIX))

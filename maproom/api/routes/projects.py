@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import APIRouter, Body, Query
+from fastapi import APIRouter, Body, Query, Request
 from fastapi.responses import Response
 
-from maproom.api.deps import IfMatch, ServicesDep, SessionScope
+from maproom.api import API_PREFIX
+from maproom.api.deps import Caller, IfMatch, ScopedRoute, project_url, requires
 from maproom.api.responses import OK, json_response
 from maproom.api.schemas.common import Ok
 from maproom.api.schemas.projects import (
@@ -21,20 +22,19 @@ from maproom.api.schemas.projects import (
 )
 from maproom.domain import projects
 
-router = APIRouter(prefix="/sessions", tags=["projects"])
+router = APIRouter(prefix=f"{API_PREFIX}/sessions", tags=["projects"], route_class=ScopedRoute)
 
 
 @router.get("", response_model=ProjectList, summary="List projects")
-def list_projects(
-    principal: SessionScope,
-    services: ServicesDep,
+@requires("session")
+async def list_projects(
+    request: Request,
     limit: Annotated[int, Query(ge=1, le=200)] = 50,
     cursor: Annotated[str | None, Query()] = None,
 ) -> Response:
     """The caller's projects, newest `updatedAt` first; follow `meta.nextCursor` for more."""
-    items, next_cursor = projects.list_for_account(
-        services.db, principal=principal, limit=limit, cursor=cursor
-    )
+    caller = Caller.of(request)
+    items, next_cursor = await caller.read(projects.list_for_account, limit=limit, cursor=cursor)
     meta: dict[str, object] = {"count": len(items)}
     if next_cursor:
         meta["nextCursor"] = next_cursor
@@ -42,65 +42,69 @@ def list_projects(
 
 
 @router.post("", status_code=201, response_model=ProjectRead, summary="Create a project")
-def create_project(
-    principal: SessionScope,
-    services: ServicesDep,
-    body: Annotated[ProjectCreate | None, Body()] = None,
+@requires("session")
+async def create_project(
+    request: Request, body: Annotated[ProjectCreate | None, Body()] = None
 ) -> Response:
     """A new project with the default map state, changed by any `mapState` given."""
+    caller = Caller.of(request)
     body = body or ProjectCreate()
     changes = body.mapState.changes() if body.mapState else {}
-    created = projects.create(services.db, principal=principal, title=body.title, map_state=changes)
+    created = await caller.write(projects.create, title=body.title, map_state=changes)
     return json_response(created.body, status=201, version=created.version)
 
 
 @router.get("/{id}", response_model=ProjectRead, summary="Get a project")
-def get_project(id: str, principal: SessionScope, services: ServicesDep) -> Response:
+@requires("session")
+async def get_project(id: str, request: Request) -> Response:
     """The whole project, with an ETag for `If-Match`."""
-    found = projects.read(services.db, principal=principal, project_id=id)
+    caller = Caller.of(request)
+    found = await caller.read(projects.read, project_id=id)
     return json_response(found.body, version=found.version)
 
 
 @router.patch("/{id}", response_model=ProjectPatched, summary="Partially update a project")
-def patch_project(
-    id: str,
-    body: ProjectUpdate,
-    principal: SessionScope,
-    services: ServicesDep,
-    if_match: IfMatch,
+@requires("session")
+async def patch_project(
+    id: str, body: ProjectUpdate, request: Request, if_match: IfMatch
 ) -> Response:
     """Spec 4.2: present fields only; `mapState` shallow-merged; nested objects replaced whole."""
-    patched = projects.update(
-        services.db,
-        principal=principal,
-        project_id=id,
-        changes=body.changes(),
-        if_match=if_match,
+    caller = Caller.of(request)
+    patched = await caller.write(
+        projects.update, project_id=id, changes=body.changes(), if_match=if_match
     )
     return json_response(patched.body, version=patched.version)
 
 
 @router.delete("/{id}", response_model=Ok, summary="Delete a project")
-def delete_project(id: str, principal: SessionScope, services: ServicesDep) -> Response:
+@requires("session")
+async def delete_project(id: str, request: Request) -> Response:
     """Delete the project and everything it owns."""
-    projects.delete_project(services.db, principal=principal, project_id=id)
+    caller = Caller.of(request)
+    await caller.write(projects.delete_project, blobs=caller.services.blobs, project_id=id)
     return json_response(OK)
 
 
 @router.post("/{id}/fork", status_code=201, response_model=ProjectRead, summary="Fork a project")
-def fork_project(
-    id: str,
-    principal: SessionScope,
-    services: ServicesDep,
-    body: Annotated[ForkCreate | None, Body()] = None,
+@requires("session")
+async def fork_project(
+    id: str, request: Request, body: Annotated[ForkCreate | None, Body()] = None
 ) -> Response:
     """Copy map state, layers, styles and files into a new project."""
-    title = body.title if body else None
-    forked = projects.fork(services.db, principal=principal, project_id=id, title=title)
+    caller = Caller.of(request)
+    forked = await caller.write(
+        projects.fork,
+        blobs=caller.services.blobs,
+        project_id=id,
+        title=body.title if body else None,
+    )
     return json_response(forked.body, status=201, version=forked.version)
 
 
 @router.get("/{id}/map", response_model=MapView, summary="Get the project map state")
-def get_map(id: str, principal: SessionScope, services: ServicesDep) -> Response:
+@requires("session")
+async def get_map(id: str, request: Request) -> Response:
     """Map state and layer details (top first): everything needed to draw the map."""
-    return json_response(projects.map_view(services.db, principal=principal, project_id=id))
+    caller = Caller.of(request)
+    view = await caller.read(projects.map_view, project_id=id, base=project_url(request, id))
+    return json_response(view)

@@ -5,7 +5,8 @@ from __future__ import annotations
 from typing import Annotated
 
 from pydantic import BaseModel, ConfigDict, Field
-from pydantic.json_schema import SkipJsonSchema
+
+from maproom.domain.common import Omittable
 
 
 class KeyCreate(BaseModel):
@@ -13,7 +14,7 @@ class KeyCreate(BaseModel):
 
     model_config = ConfigDict(extra="ignore")
     name: Annotated[str, Field(min_length=1, max_length=200, strict=True)]
-    scopes: list[str] | SkipJsonSchema[None] = None
+    scopes: Omittable[list[str]] = None
 
 
 class KeyRead(BaseModel):

@@ -5,9 +5,9 @@ from __future__ import annotations
 from typing import Annotated, Any
 
 from pydantic import BaseModel, ConfigDict, Field
-from pydantic.json_schema import SkipJsonSchema
 
 from maproom.api.schemas.common import ListMeta
+from maproom.domain.common import Omittable
 from maproom.domain.mapstate import Basemap, CountryMask, MapStatePatch
 
 Title = Annotated[str, Field(min_length=1, max_length=200, strict=True)]
@@ -17,8 +17,8 @@ class ProjectCreate(BaseModel):
     """Body of `POST /sessions`."""
 
     model_config = ConfigDict(extra="ignore")
-    title: Title | SkipJsonSchema[None] = None
-    mapState: MapStatePatch | SkipJsonSchema[None] = None
+    title: Omittable[Title] = None
+    mapState: Omittable[MapStatePatch] = None
 
 
 class ProjectUpdate(ProjectCreate):
@@ -38,7 +38,7 @@ class ForkCreate(BaseModel):
     """Body of `POST /sessions/{id}/fork`."""
 
     model_config = ConfigDict(extra="ignore")
-    title: Title | SkipJsonSchema[None] = None
+    title: Omittable[Title] = None
 
 
 class CustomMaskRead(BaseModel):

@@ -18,7 +18,6 @@ depends_on = None
 JSON = sa.JSON().with_variant(JSONB(), "postgresql")
 
 
-
 def upgrade() -> None:
     op.create_table(
         "accounts",

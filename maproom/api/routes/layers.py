@@ -1,0 +1,132 @@
+"""`/sessions/{id}/layers`: list, detail, patch, delete, reorder, style (spec 4.3)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, Body, Request
+from fastapi.responses import Response, StreamingResponse
+
+from maproom.api import API_PREFIX
+from maproom.api.deps import Caller, IfMatch, ScopedRoute, project_url, requires
+from maproom.api.responses import OK, json_response
+from maproom.api.schemas.common import Ok
+from maproom.api.schemas.data import LayerDetail, LayerList, LayerOrder, LayerPatch
+from maproom.domain import layers, styles
+from maproom.errors import NotFound
+
+router = APIRouter(
+    prefix=f"{API_PREFIX}/sessions/{{id}}/layers", tags=["layers"], route_class=ScopedRoute
+)
+STYLE_BODY = Body(
+    description="A (partial) layer style (spec 2.7); merged into the stored one (spec 4.3)",
+    openapi_examples={
+        "recolour": {"value": {"renderer": {"paint": {"circle-color": "#e4572e"}}}},
+    },
+)
+
+
+@router.get("", response_model=LayerList, summary="List project layers")
+@requires("layers")
+async def list_layers(id: str, request: Request) -> Response:
+    """The project's layers, top first."""
+    caller = Caller.of(request)
+    found = await caller.read(layers.list_for_project, project_id=id)
+    return json_response({"data": found, "meta": {"count": len(found)}})
+
+
+@router.put("/order", response_model=Ok, summary="Reorder all layers")
+@requires("layers")
+async def reorder_layers(
+    id: str, body: LayerOrder, request: Request, if_match: IfMatch
+) -> Response:
+    """Replace the draw order at once; `layer_ids` is every layer once, top first.
+
+    `If-Match` takes the project's ETag.
+    """
+    caller = Caller.of(request)
+    await caller.write(layers.reorder, project_id=id, layer_ids=body.layer_ids, if_match=if_match)
+    return json_response(OK)
+
+
+@router.get("/{layerId}", response_model=LayerDetail, summary="Get layer details")
+@requires("layers")
+async def get_layer(id: str, layerId: str, request: Request) -> Response:
+    """The layer with its order, style, bbox, data URL and legend; with an ETag."""
+    caller = Caller.of(request)
+    found = await caller.read(
+        layers.read, project_id=id, layer_id=layerId, base=project_url(request, id)
+    )
+    return json_response(found.body, version=found.version)
+
+
+@router.patch(
+    "/{layerId}", response_model=LayerDetail, summary="Rename a layer or change its visibility"
+)
+@requires("layers")
+async def patch_layer(
+    id: str, layerId: str, body: LayerPatch, request: Request, if_match: IfMatch
+) -> Response:
+    """Apply the fields given (`name`, `visible`)."""
+    caller = Caller.of(request)
+    patched = await caller.write(
+        layers.patch,
+        project_id=id,
+        layer_id=layerId,
+        changes=body.changes(),
+        if_match=if_match,
+        base=project_url(request, id),
+    )
+    return json_response(patched.body, version=patched.version)
+
+
+@router.delete("/{layerId}", response_model=Ok, summary="Delete a layer")
+@requires("layers")
+async def delete_layer(id: str, layerId: str, request: Request) -> Response:
+    """Remove the layer from the project (its file stays)."""
+    caller = Caller.of(request)
+    await caller.write(layers.remove, project_id=id, layer_id=layerId)
+    return json_response(OK)
+
+
+@router.put("/{layerId}/style", summary="Update a layer style (merge)")
+@requires("layers")
+async def put_style(
+    id: str,
+    layerId: str,
+    request: Request,
+    if_match: IfMatch,
+    body: dict[str, Any] = STYLE_BODY,
+) -> Response:
+    """Merge the given style into the layer's; answers the whole merged style."""
+    caller = Caller.of(request)
+    updated = await caller.write(
+        layers.set_style,
+        project_id=id,
+        layer_id=layerId,
+        style_patch=styles.parse_patch(body),
+        if_match=if_match,
+    )
+    return json_response(updated.body, version=updated.version)
+
+
+@router.get(
+    "/{layerId}/data",
+    summary="Get a layer's GeoJSON",
+    response_class=Response,
+    responses={200: {"content": {"application/geo+json": {}}}},
+)
+@requires("layers")
+async def layer_data(id: str, layerId: str, request: Request) -> Response:
+    """The layer's features as one GeoJSON FeatureCollection (streamed)."""
+    caller = Caller.of(request)
+    row = await caller.read(layers.data_of, project_id=id, layer_id=layerId)
+    if row.layer_type != "geojson":
+        raise NotFound("Only GeoJSON layers have a GeoJSON document; use the tile URL")
+    blobs = caller.services.blobs
+    size = blobs.size(row.data_key)
+    return StreamingResponse(
+        blobs.read_range(row.data_key, 0, size - 1),
+        media_type="application/geo+json",
+        headers={"Content-Length": str(size)},
+    )

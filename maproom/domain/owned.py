@@ -1,0 +1,53 @@
+"""The caller's project rows: finding one (or 404), and recording a change as a new version.
+
+Every domain module that acts inside a project goes through `get_or_raise`, so another
+account's project is indistinguishable from a missing one, and through `touch`, so every change
+to anything a project shows (its fields, layers, files) moves its version and ETag on.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import and_, bindparam, select, update
+
+from maproom.domain.common import require_uuid, utcnow
+from maproom.domain.keys import Principal
+from maproom.errors import NotFound, PreconditionFailed
+from maproom.storage.db import Prepared, Tx, Writer
+from maproom.storage.models import projects
+
+_OWNED = and_(projects.c.id == bindparam("id"), projects.c.account_id == bindparam("account_id"))
+PROJECT = Prepared(select(projects).where(_OWNED))
+PROJECT_FOR_UPDATE = Prepared(select(projects).where(_OWNED).with_for_update())
+PROJECT_BY_ID = Prepared(select(projects).where(projects.c.id == bindparam("id")))
+
+
+@dataclass(frozen=True, slots=True)
+class Versioned:
+    """A representation and the version its ETag names."""
+
+    body: dict[str, Any]
+    version: int
+
+
+def get_or_raise(tx: Tx, *, principal: Principal, project_id: str, lock: bool = False) -> Any:
+    """The caller's project row, or NotFound (also for another account's project)."""
+    query = PROJECT_FOR_UPDATE if lock else PROJECT
+    row = tx.one(query, id=require_uuid(project_id, "Project"), account_id=principal.account_id)
+    if row is None:
+        raise NotFound("Project not found")
+    return row
+
+
+def touch(tx: Writer, row: Any, **values: Any) -> Any:
+    """Write changes to a project (or none) as a new version; guards against a lost race."""
+    done = tx.execute(
+        update(projects)
+        .where(projects.c.id == row.id, projects.c.version == row.version)
+        .values(**values, version=row.version + 1, updated_at=utcnow())
+    ).rowcount
+    if not done:
+        raise PreconditionFailed("The project changed while this request ran; try again")
+    return tx.one(PROJECT_BY_ID, id=row.id)

@@ -1,0 +1,85 @@
+"""Reports: HTML documents saved as project files (spec 4.6), announced by `file_generated`."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from maproom.domain import files
+from maproom.domain.common import iso, new_id, require_uuid
+from maproom.domain.keys import Principal
+from maproom.domain.owned import get_or_raise, touch
+from maproom.errors import NotFound, PayloadTooLarge
+from maproom.storage.blobs import BlobStore
+from maproom.storage.db import Database
+
+MAX_HTML_BYTES = 2 * 1_048_576
+
+
+def _file_name(title: str) -> str:
+    slug = re.sub(r"[^A-Za-z0-9._-]+", "-", title).strip("-.")[:80]
+    return f"{slug or 'report'}.html"
+
+
+def save(
+    db: Database,
+    *,
+    principal: Principal,
+    blobs: BlobStore,
+    project_id: str,
+    title: str,
+    html: str,
+    base: str,
+) -> dict[str, Any]:
+    """Store the HTML as a project file and record a `file_generated` event with it."""
+    project_id = require_uuid(project_id, "Project")
+    data = html.encode("utf-8")
+    if len(data) > MAX_HTML_BYTES:
+        raise PayloadTooLarge(f"Report HTML is {len(data)} bytes; at most {MAX_HTML_BYTES}")
+    file_id = new_id()
+    prefix = f"p/{project_id}/{file_id}"
+    blobs.put_bytes(f"{prefix}/original", data)
+    try:
+        with db.write() as tx:
+            project = get_or_raise(tx, principal=principal, project_id=project_id, lock=True)
+            row = files.insert_file(
+                tx,
+                project.id,
+                file_id,
+                _file_name(title),
+                "html",
+                len(data),
+                prefix,
+                origin="report",
+                title=title,
+            )
+            url = f"{base}/files/{file_id}/content"
+            files.record_event(
+                tx,
+                project.id,
+                "file_generated",
+                {"file_id": file_id, "file_name": row.file_name, "description": title, "url": url},
+            )
+            touch(tx, project)
+    except BaseException:
+        blobs.delete_prefix(prefix)
+        raise
+    return {"ok": True, "file_id": file_id, "url": url}
+
+
+def metadata(db: Database, *, principal: Principal, project_id: str, file_id: str) -> Any:
+    """`GET .../reports/{fileId}`: the report's file record in a `data` envelope."""
+    with db.reader() as tx:
+        project = get_or_raise(tx, principal=principal, project_id=project_id)
+        row = tx.one(files.FILE, id=require_uuid(file_id, "Report"), project_id=project.id)
+    if row is None or row.origin != "report":
+        raise NotFound("Report not found")
+    return {
+        "data": {
+            "id": row.id,
+            "fileName": row.file_name,
+            "fileType": row.file_type,
+            "fileSize": row.file_size,
+            "createdAt": iso(row.created_at),
+        }
+    }

@@ -1,0 +1,75 @@
+"""Geo conversions: pure functions from an uploaded file to a map layer file.
+
+`convert(source, extension, workdir)` picks the format module registered for the extension
+(spec 8.2) and returns a `Conversion`:
+
+    extension                kind     converter               output in workdir
+    geojson, json            geojson  geojson.convert         layer.geojson (FeatureCollection)
+    csv                      table    tabular.convert_csv     layer.geojson
+    xlsx, xls                table    tabular.convert_sheet   layer.geojson
+    tif, tiff                raster   raster.convert          layer.tif (Cloud-Optimized GeoTIFF)
+    txt, md, docx, doc, pdf  stored   stored.convert          none (layer_type None)
+
+The GeoJSON outputs hold one feature per line (layout in `maproom.geo.base`). A file that cannot
+become what its extension promises raises `GeoError`, whose `message` says what was looked for
+or what is wrong, and leaves nothing in `workdir`; so does an unsupported extension. Outputs are
+renamed into place only when complete, replacing a file of the same name. The functions block
+(CPU and disk), so a server runs them in a thread pool. Nothing here imports the web layer, the
+database or any other maproom package.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from types import MappingProxyType
+from typing import Literal
+
+from maproom.geo import geojson, stored, tabular
+from maproom.geo.base import Conversion, GeoError
+
+__all__ = ["SUPPORTED", "Conversion", "GeoError", "Kind", "convert", "normalize_extension"]
+
+Kind = Literal["geojson", "table", "raster", "stored"]
+Converter = Callable[[Path, Path], Conversion]
+
+
+def _raster(source: Path, workdir: Path) -> Conversion:
+    """`raster.convert`, imported on first use: rasterio and rio-cogeo take ~0.4 s to import."""
+    from maproom.geo import raster
+
+    return raster.convert(source, workdir)
+
+
+_REGISTRY: dict[str, tuple[Kind, Converter]] = {
+    "geojson": ("geojson", geojson.convert),
+    "json": ("geojson", geojson.convert),
+    "csv": ("table", tabular.convert_csv),
+    "xlsx": ("table", tabular.convert_sheet),
+    "xls": ("table", tabular.convert_sheet),
+    "tif": ("raster", _raster),
+    "tiff": ("raster", _raster),
+    "txt": ("stored", stored.convert),
+    "md": ("stored", stored.convert),
+    "docx": ("stored", stored.convert),
+    "doc": ("stored", stored.convert),
+    "pdf": ("stored", stored.convert),
+}
+
+SUPPORTED: Mapping[str, Kind] = MappingProxyType(
+    {extension: kind for extension, (kind, _) in _REGISTRY.items()}
+)
+
+
+def normalize_extension(extension: str) -> str:
+    """`".GeoJSON"` -> `"geojson"`: lower case, without the leading dot."""
+    return extension.strip().lstrip(".").lower()
+
+
+def convert(source: Path, extension: str, workdir: Path) -> Conversion:
+    """Convert `source` as its extension says, writing any output into `workdir`."""
+    entry = _REGISTRY.get(normalize_extension(extension))
+    if entry is None:
+        allowed = ", ".join(f".{name}" for name in _REGISTRY)
+        raise GeoError(f"unsupported file type {extension!r}; accepted: {allowed}")
+    return entry[1](Path(source), Path(workdir))

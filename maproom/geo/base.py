@@ -1,0 +1,110 @@
+"""What every format module shares: the error, the result, and writing outputs atomically.
+
+An output is written under a hidden temporary name beside its final name and renamed into place
+only when the conversion succeeded, so a failed conversion leaves nothing in the work folder and
+an existing file of the final name survives a failure untouched.
+
+`feature_writer` writes the one GeoJSON layout every vector conversion produces: a
+FeatureCollection with one feature per line, so later tools can stream it line by line:
+
+    {"type":"FeatureCollection","features":[
+    {"type":"Feature",...},
+    {"type":"Feature",...}
+    ]}
+
+The first line and the last line (`]}`, then a final newline) are fixed; every line between
+them is one complete feature object followed by a comma, except the last feature, which has
+none. An empty collection is the first line followed by the last one. The whole file is also
+one ordinary JSON document.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import uuid
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import IO
+
+GEOJSON_NAME = "layer.geojson"
+COG_NAME = "layer.tif"
+
+FC_HEAD = b'{"type":"FeatureCollection","features":['
+FC_TAIL = b"\n]}\n"
+
+
+class GeoError(Exception):
+    """A file that cannot become what its extension promises; `message` says why."""
+
+    def __init__(self, message: str) -> None:
+        self.message = message
+        super().__init__(message)
+
+
+@dataclass(frozen=True)
+class Conversion:
+    """What a conversion produced: the layer kind, the output file and its summary."""
+
+    layer_type: str | None  # "geojson", "cog", or None for a stored-only file
+    output: Path | None  # the file written into workdir; None for a stored-only file
+    feature_count: int | None  # None for rasters and stored-only files
+    geometry_type: str | None  # "Point", "LineString", "Polygon", "mixed"; None if no geometry
+    bbox: tuple[float, float, float, float] | None  # WGS84 (minLng, minLat, maxLng, maxLat)
+    skipped_rows: int = 0  # table rows left out for unusable coordinates
+    output_bytes: int | None = None
+
+
+STORED = Conversion(layer_type=None, output=None, feature_count=None, geometry_type=None, bbox=None)
+
+
+def geometry_label(kinds: set[str]) -> str | None:
+    """The contract's geometry type for a set of single forms seen: one form, "mixed" or None."""
+    if not kinds:
+        return None
+    if len(kinds) == 1:
+        return next(iter(kinds))
+    return "mixed"
+
+
+@contextlib.contextmanager
+def partial_output(target: Path) -> Iterator[Path]:
+    """Yield a temporary path beside `target`; rename it to `target` on success, else delete it."""
+    temp = target.with_name(f".{target.stem}.{uuid.uuid4().hex}.partial{target.suffix}")
+    try:
+        yield temp
+        os.replace(temp, target)
+    finally:
+        _remove_with_siblings(temp)
+
+
+def _remove_with_siblings(temp: Path) -> None:
+    """Delete `temp` and any sidecar a library made from its name (`.aux.xml`, `.ovr`, ...)."""
+    for path in temp.parent.glob(f"{temp.name}*"):
+        with contextlib.suppress(FileNotFoundError):
+            path.unlink()
+
+
+class FeatureSink:
+    """Appends serialised features to an open FeatureCollection file and counts them."""
+
+    def __init__(self, file: IO[bytes]) -> None:
+        self._file = file
+        self._sep = b"\n"
+        self.count = 0
+
+    def write(self, feature: bytes) -> None:
+        """Append one serialised feature (a JSON object without a trailing newline)."""
+        self._file.write(self._sep + feature)
+        self._sep = b",\n"
+        self.count += 1
+
+
+@contextlib.contextmanager
+def feature_writer(target: Path) -> Iterator[FeatureSink]:
+    """Write a one-feature-per-line FeatureCollection to `target` atomically (see module doc)."""
+    with partial_output(target) as temp, open(temp, "wb", buffering=1 << 20) as file:
+        file.write(FC_HEAD)
+        yield FeatureSink(file)
+        file.write(FC_TAIL)

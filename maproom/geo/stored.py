@@ -1,0 +1,13 @@
+"""Documents (.txt, .md, .docx, .doc, .pdf): stored as uploaded, no layer, nothing to convert."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from maproom.geo.base import STORED, Conversion
+
+
+def convert(source: Path, workdir: Path) -> Conversion:
+    """Nothing to do: the file is kept as uploaded (spec 8.2), so no output and no layer."""
+    del source, workdir
+    return STORED

@@ -1,0 +1,1 @@
+"""Tests of maproom, mirroring the package."""

@@ -1,0 +1,1 @@
+"""Tests of the HTTP API, one module per resource or concern."""

@@ -1,0 +1,1 @@
+"""Tests of the geo library: conversions run on tiny real files written by each test."""
