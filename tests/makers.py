@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import warnings
 from pathlib import Path
 from typing import Any
 
@@ -53,7 +54,7 @@ def csv_latlon(extra_rows: str = "") -> bytes:
 
 def csv_wkt() -> bytes:
     """Two lines as a WKT column."""
-    return (b'id,wkt\n1,"LINESTRING (0 0, 1 1)"\n2,"LINESTRING (1 1, 2 0)"\n')
+    return b'id,wkt\n1,"LINESTRING (0 0, 1 1)"\n2,"LINESTRING (1 1, 2 0)"\n'
 
 
 def xlsx_points() -> bytes:
@@ -75,7 +76,7 @@ def geotiff(path: Path, *, georeferenced: bool = True, size: int = 64) -> bytes:
     """A 3-band GeoTIFF over western Europe (or one with no georeferencing)."""
     import numpy as np
     import rasterio
-    from rasterio.transform import from_bounds
+    from affine import Affine
 
     profile: dict[str, Any] = {
         "driver": "GTiff",
@@ -85,10 +86,13 @@ def geotiff(path: Path, *, georeferenced: bool = True, size: int = 64) -> bytes:
         "dtype": "uint8",
     }
     if georeferenced:
-        profile |= {"crs": "EPSG:4326", "transform": from_bounds(-10, 35, 10, 55, size, size)}
+        step = 20 / size  # -10..10 east, 35..55 north
+        profile |= {"crs": "EPSG:4326", "transform": Affine(step, 0, -10, 0, -step, 55)}
     data = np.random.default_rng(1).integers(0, 255, (3, size, size), dtype="uint8")
-    with rasterio.open(path, "w", **profile) as dst:
-        dst.write(data)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", rasterio.errors.NotGeoreferencedWarning)
+        with rasterio.open(path, "w", **profile) as dst:
+            dst.write(data)
     return path.read_bytes()
 
 

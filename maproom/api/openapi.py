@@ -6,11 +6,16 @@ from typing import Any
 
 from fastapi import FastAPI
 from fastapi.openapi.utils import get_openapi
+from pydantic import BaseModel
 
 from maproom import API_VERSION
 from maproom.api.schemas.common import ErrorResponse
+from maproom.domain.styles import StylePatch
 
 ERROR_REF = {"$ref": "#/components/schemas/ErrorResponse"}
+STYLE_REF = {"$ref": "#/components/schemas/LayerStyle"}
+# Schemas that operations name by `$ref` rather than through a FastAPI-typed parameter.
+MODELS: dict[str, type[BaseModel]] = {"ErrorResponse": ErrorResponse, "LayerStyle": StylePatch}
 ERRORS = {
     "400": "Malformed JSON, schema or semantic violation (`bad_request`)",
     "401": "Missing, malformed, unknown or revoked API key (`unauthorized`)",
@@ -46,11 +51,9 @@ def build(app: FastAPI) -> dict[str, Any]:
     )
     components = doc.setdefault("components", {})
     schemas = components.setdefault("schemas", {})
-    schemas["ErrorResponse"] = ErrorResponse.model_json_schema(
-        ref_template="#/components/schemas/{model}"
-    )
-    for name, sub in schemas["ErrorResponse"].pop("$defs", {}).items():
-        schemas[name] = sub
+    for name, model in MODELS.items():
+        schemas[name] = model.model_json_schema(ref_template="#/components/schemas/{model}")
+        schemas.update(schemas[name].pop("$defs", {}))
     for name in ("HTTPValidationError", "ValidationError"):
         schemas.pop(name, None)
     components["securitySchemes"] = {

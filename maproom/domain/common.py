@@ -25,6 +25,8 @@ def _hide_null(schema: JsonDict) -> None:
         if len(kept) == 1 and isinstance(kept[0], dict):
             del schema["anyOf"]
             schema.update(kept[0])
+    if "default" in schema and schema["default"] is None:
+        del schema["default"]  # "omitted" is not a value a client could send
 
 
 # A request field that may be omitted. Unlike `X | SkipJsonSchema[None]`, which pydantic

@@ -223,9 +223,9 @@ def accept_upload(
 def _streaming(conversion: geo.Conversion) -> bool:
     if conversion.layer_type != "geojson":
         return False
-    from maproom.geo import tiles
+    from maproom.geo.tiles import is_streaming  # numpy, shapely, protobuf: imported on demand
 
-    return tiles.is_streaming(conversion.feature_count or 0, conversion.output_bytes or 0)
+    return is_streaming(conversion.feature_count or 0, conversion.output_bytes or 0)
 
 
 def insert_file(

@@ -31,10 +31,10 @@ async def new_project(api: httpx.AsyncClient) -> str:
 
 
 async def upload(
-    api: httpx.AsyncClient, project: str, name: str, data: bytes, **fields: str
+    api: httpx.AsyncClient, project: str, file_name: str, data: bytes, **fields: str
 ) -> httpx.Response:
     return await api.post(
-        f"/api/v1/sessions/{project}/files", files={"file": (name, data)}, data=fields
+        f"/api/v1/sessions/{project}/files", files={"file": (file_name, data)}, data=fields
     )
 
 

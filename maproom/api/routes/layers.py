@@ -2,17 +2,20 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
+import anyio.to_thread
 from fastapi import APIRouter, Body, Request
 from fastapi.responses import Response, StreamingResponse
 
 from maproom.api import API_PREFIX
 from maproom.api.deps import Caller, IfMatch, ScopedRoute, project_url, requires
+from maproom.api.openapi import STYLE_REF
 from maproom.api.responses import OK, json_response
 from maproom.api.schemas.common import Ok
 from maproom.api.schemas.data import LayerDetail, LayerList, LayerOrder, LayerPatch
 from maproom.domain import layers, styles
+from maproom.domain.tiles import MEDIA_TYPES, check_request
 from maproom.errors import NotFound
 
 router = APIRouter(
@@ -24,6 +27,8 @@ STYLE_BODY = Body(
         "recolour": {"value": {"renderer": {"paint": {"circle-color": "#e4572e"}}}},
     },
 )
+TileFormat = Literal["pbf", "png", "webp"]
+TILE_HEADERS = {"Cache-Control": "private, max-age=86400"}
 
 
 @router.get("", response_model=LayerList, summary="List project layers")
@@ -89,7 +94,23 @@ async def delete_layer(id: str, layerId: str, request: Request) -> Response:
     return json_response(OK)
 
 
-@router.put("/{layerId}/style", summary="Update a layer style (merge)")
+@router.put(
+    "/{layerId}/style",
+    summary="Update a layer style (merge)",
+    openapi_extra={
+        "requestBody": {
+            "required": True,
+            "content": {"application/json": {"schema": STYLE_REF}},
+            "description": "A (partial) layer style (spec 2.7), merged into the stored one",
+        }
+    },
+    responses={
+        200: {
+            "description": "The whole merged style",
+            "content": {"application/json": {"schema": STYLE_REF}},
+        }
+    },
+)
 @requires("layers")
 async def put_style(
     id: str,
@@ -130,3 +151,37 @@ async def layer_data(id: str, layerId: str, request: Request) -> Response:
         media_type="application/geo+json",
         headers={"Content-Length": str(size)},
     )
+
+
+@router.get(
+    "/{layerId}/tiles/{z}/{x}/{y}.{fmt}",
+    summary="Get a layer tile",
+    response_class=Response,
+    responses={
+        200: {
+            "description": "A Mapbox Vector Tile (GeoJSON layers) or an image (COG layers)",
+            "content": {media: {} for media in MEDIA_TYPES.values()},
+        },
+        204: {"description": "The tile lies outside the raster: nothing to draw"},
+    },
+)
+@requires("layers")
+async def layer_tile(
+    id: str, layerId: str, z: int, x: int, y: int, fmt: TileFormat, request: Request
+) -> Response:
+    """One tile: `.pbf` for GeoJSON layers (streaming ones are served only this way), `.png`
+    or `.webp` for COG layers. Tiles never change, so clients may cache them."""
+    caller = Caller.of(request)
+    row = await caller.read(layers.data_of, project_id=id, layer_id=layerId)
+    check_request(row, z, x, y, fmt)
+    cache = caller.services.tiles
+    key = (row.data_key, z, x, y, fmt)
+    found, tile = cache.get(key)
+    if not found:
+        if fmt == "pbf":
+            tile = await anyio.to_thread.run_sync(cache.make_vector, row.data_key, z, x, y)
+        else:
+            tile = await anyio.to_thread.run_sync(cache.make_raster, row.data_key, z, x, y, fmt)
+    if tile is None:
+        return Response(status_code=204, headers=TILE_HEADERS)
+    return Response(tile, media_type=MEDIA_TYPES[fmt], headers=TILE_HEADERS)

@@ -7,6 +7,7 @@ from typing import Annotated, Any
 from pydantic import BaseModel, ConfigDict, Field
 
 from maproom.api.schemas.common import ListMeta
+from maproom.api.schemas.data import LayerItem
 from maproom.domain.common import Omittable
 from maproom.domain.mapstate import Basemap, CountryMask, MapStatePatch
 
@@ -76,19 +77,6 @@ class Message(BaseModel):
     content: str
     actions: list[dict[str, Any]]
     createdAt: str
-
-
-class LayerItem(BaseModel):
-    """A layer list item (spec 2.3)."""
-
-    layer_id: str
-    name: str
-    layer_type: str
-    geometry_type: str | None
-    visible: bool
-    feature_count: int
-    file_id: str | None
-    streaming: bool
 
 
 class ProjectRead(BaseModel):
