@@ -72,6 +72,22 @@ def xlsx_points() -> bytes:
     return out.getvalue()
 
 
+def xls_points() -> bytes:
+    """The same points in the first sheet of a legacy (BIFF) workbook, written with xlwt."""
+    import xlwt
+
+    book = xlwt.Workbook()
+    sheet = book.add_sheet("cities")
+    for col, title in enumerate(["name", "lat", "lng", "population"]):
+        sheet.write(0, col, title)
+    for row, (lng, lat, name, pop) in enumerate(POINTS, start=1):
+        for col, value in enumerate([name, lat, lng, pop]):
+            sheet.write(row, col, value)
+    out = io.BytesIO()
+    book.save(out)
+    return out.getvalue()
+
+
 def geotiff(path: Path, *, georeferenced: bool = True, size: int = 64) -> bytes:
     """A 3-band GeoTIFF over western Europe (or one with no georeferencing)."""
     import numpy as np

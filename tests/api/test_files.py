@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 import httpx
@@ -98,6 +99,15 @@ async def test_xlsx_first_sheet(api: httpx.AsyncClient) -> None:
     assert (layer["geometry_type"], layer["feature_count"]) == ("Point", 3)
 
 
+async def test_xls_first_sheet(api: httpx.AsyncClient) -> None:
+    project = await new_project(api)
+    response = await upload(api, project, "cities.xls", makers.xls_points())
+    assert response.status_code == 201, response.text
+    layer = response.json()["layer"]
+    assert (layer["geometry_type"], layer["feature_count"]) == ("Point", 3)
+    assert layer["bbox"] == pytest.approx([-9.14, 38.72, 13.4, 52.52])
+
+
 async def test_geotiff_becomes_a_cog_layer(api: httpx.AsyncClient, tmp_path: Path) -> None:
     project = await new_project(api)
     data = makers.geotiff(tmp_path / "in.tif")
@@ -165,6 +175,34 @@ async def test_too_large_upload_is_cut_off(app_factory: AppFactory) -> None:
         assert stored_files(app) == []
         exact = await upload(api, project, "fits.txt", b"y" * 1_048_576)
         assert exact.status_code == 201, exact.text
+
+
+async def test_too_large_upload_is_cut_off_mid_stream(app_factory: AppFactory) -> None:
+    """The server stops reading once past the ceiling: most of a 64 MB body is never sent."""
+    sent = 0
+
+    async def body() -> AsyncIterator[bytes]:
+        nonlocal sent
+        yield (
+            b'--cut\r\nContent-Disposition: form-data; name="file"; filename="big.csv"\r\n'
+            b"Content-Type: text/csv\r\n\r\nlat,lon\r\n"
+        )
+        for _ in range(1024):
+            sent += 65_536
+            yield b"1,2\n" * 16_384
+        yield b"\r\n--cut--\r\n"
+
+    async with app_factory(upload_max_size_mb=1) as app, http_client(app, new_key(app)) as api:
+        project = await new_project(api)
+        response = await api.post(
+            f"/api/v1/sessions/{project}/files",
+            content=body(),
+            headers={"Content-Type": "multipart/form-data; boundary=cut"},
+        )
+        assert_error(response, 413, "payload_too_large")
+        assert sent < 4 * 1_048_576
+        assert stored_files(app) == []
+        assert (await api.get(f"/api/v1/sessions/{project}/files")).json()["data"] == []
 
 
 @pytest.mark.parametrize(

@@ -150,6 +150,23 @@ async def test_style_put_merges_and_answers_the_whole_style(api: httpx.AsyncClie
     assert detail_paths(extra) == ["renderer.paint.circle-glow"]
 
 
+async def test_style_put_keeps_meta_and_merges_label_and_legend(api: httpx.AsyncClient) -> None:
+    project, ids = await project_with_layers(api, 1)
+    url = f"/api/v1/sessions/{project}/layers/{ids[0]}/style"
+    before = (await api.get(f"/api/v1/sessions/{project}/layers/{ids[0]}")).json()["style"]
+    response = await api.put(
+        url,
+        json={"_meta": {"generatedBy": "me"}, "label": {"field": "name"}, "legend": {"title": "T"}},
+    )
+    style = response.json()
+    assert style["_meta"] == before["_meta"]
+    assert style["label"] == {**before["label"], "field": "name"}
+    assert style["legend"] == {**before["legend"], "title": "T"}
+    assert style["renderer"] == before["renderer"]
+    assert (await api.put(url, json={})).json() == style
+    assert_error(await api.put(url, content=b"[1]"), 400, "bad_request")
+
+
 async def test_style_type_change_replaces_the_renderer(api: httpx.AsyncClient) -> None:
     project, ids = await project_with_layers(api, 1)
     url = f"/api/v1/sessions/{project}/layers/{ids[0]}/style"
