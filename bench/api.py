@@ -14,20 +14,16 @@ Prints requests/s and p50/p99 latency for each, and maproom's ratio to the bare 
 from __future__ import annotations
 
 import argparse
-import contextlib
 import os
 import re
 import shutil
-import socket
 import subprocess
-import sys
 import tempfile
-import time
-from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 import httpx
+from harness import free_port, maproom, maproom_env, server
 
 BARE_APP = """
 from fastapi import FastAPI
@@ -51,9 +47,6 @@ async def get_project(id: str) -> dict:
 """
 
 
-SERVER_FLAGS = ["--no-access-log", "--log-level", "warning"]
-
-
 @dataclass
 class Result:
     name: str
@@ -61,39 +54,6 @@ class Result:
     p50_ms: float
     p99_ms: float
     non_2xx: int
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
-@contextlib.contextmanager
-def server(
-    args: list[str], env: dict[str, str], cwd: Path, port: int, probe: str = "/healthz"
-) -> Iterator[str]:
-    """Start a uvicorn server and wait until it answers."""
-    base = f"http://127.0.0.1:{port}"
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "uvicorn", *args, "--port", str(port), *SERVER_FLAGS],
-        env=env,
-        cwd=cwd,
-    )
-    try:
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                httpx.get(f"{base}{probe}", timeout=1)
-                break
-            except httpx.TransportError:
-                if proc.poll() is not None or time.monotonic() > deadline:
-                    raise SystemExit("server did not start") from None
-                time.sleep(0.1)
-        yield base
-    finally:
-        proc.terminate()
-        proc.wait(timeout=30)
 
 
 def wrk(name: str, url: str, key: str | None, opts: argparse.Namespace) -> Result:
@@ -123,31 +83,20 @@ def bench_bare(workdir: Path, opts: argparse.Namespace) -> Result:
     (workdir / "bare_app.py").write_text(BARE_APP)
     env = {**os.environ, "PYTHONPATH": str(workdir)}
     port = free_port()
-    with server(["bare_app:app"], env, workdir, port, probe="/api/v1/sessions/x") as base:
-        return wrk("bare FastAPI", f"{base}/api/v1/sessions/x", None, opts)
+    with server(["bare_app:app"], env, workdir, port, probe="/api/v1/sessions/x") as bare:
+        return wrk("bare FastAPI", f"{bare.base}/api/v1/sessions/x", None, opts)
 
 
 def bench_maproom(
     name: str, workdir: Path, database_url: str | None, opts: argparse.Namespace
 ) -> Result:
-    env = {
-        **os.environ,
-        "MAPROOM_DATA_DIR": str(workdir / name.replace(" ", "-")),
-        "MAPROOM_RATE_LIMIT_PER_MINUTE": "100000000",
-    }
-    env.pop("MAPROOM_DATABASE_URL", None)
-    if database_url:
-        env["MAPROOM_DATABASE_URL"] = database_url
-    key = subprocess.run(
-        [sys.executable, "-m", "maproom.cli", "keys", "create", "--account", "bench@example.com"],
-        env=env,
-        check=True,
-        capture_output=True,
-        text=True,
-    ).stdout.strip()
-    port = free_port()
-    args = ["maproom.app:app_from_env", "--factory"]
-    with server(args, env, workdir, port) as base:
+    env = maproom_env(
+        workdir / name.replace(" ", "-"),
+        database_url,
+        MAPROOM_RATE_LIMIT_PER_MINUTE="100000000",
+    )
+    with maproom(env, workdir) as (started, key):
+        base = started.base
         created = httpx.post(
             f"{base}/api/v1/sessions",
             json={"title": "bench"},

@@ -14,7 +14,7 @@ from fastapi import FastAPI
 from fastapi.responses import Response
 from fastapi.staticfiles import StaticFiles
 
-from maproom import __version__
+from maproom import __version__, geo
 from maproom.api import errors, openapi
 from maproom.api.middleware import AuthMiddleware, IdempotencyMiddleware, RequestContextMiddleware
 from maproom.api.responses import json_response
@@ -36,6 +36,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         await anyio.to_thread.run_sync(migrate.upgrade, services.db)
+        await anyio.to_thread.run_sync(geo.warm_up)
         Path(settings.data_dir).mkdir(parents=True, exist_ok=True)
         # Everything alive now (modules, routes, models) lives as long as the process: keep it
         # out of the collector's full passes, which would otherwise rescan it every few
