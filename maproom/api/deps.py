@@ -18,6 +18,7 @@ the thread pool, since a write may wait for the database's write lock.
 from __future__ import annotations
 
 import functools
+import inspect
 from collections.abc import Callable, Coroutine
 from dataclasses import dataclass
 from typing import Annotated, Any, TypeVar
@@ -59,7 +60,7 @@ class ScopedRoute(APIRoute):
         super().__init__(path, endpoint, openapi_extra=extra, **kwargs)
 
     def get_route_handler(self) -> Callable[[Request], Coroutine[Any, Any, Response]]:
-        handler = super().get_route_handler()
+        handler = self._direct_handler() or super().get_route_handler()
         scopes = self.required_scopes
 
         async def guarded(request: Request) -> Response:
@@ -71,6 +72,36 @@ class ScopedRoute(APIRoute):
             return await handler(request)
 
         return guarded
+
+    def _direct_handler(self) -> Callable[[Request], Coroutine[Any, Any, Response]] | None:
+        """For an endpoint of string path parameters and the request alone (a plain GET or
+        DELETE answering a `Response`): call it straight, skipping FastAPI's per-request
+        dependency solving, which has nothing to validate there and costs more than the
+        endpoint's own database read on the hot path (docs/performance.md)."""
+        dependant = self.dependant
+        plain = (
+            dependant.request_param_name == "request"
+            and not dependant.dependencies
+            and not (dependant.query_params or dependant.header_params)
+            and not (dependant.cookie_params or dependant.body_params)
+            and all(p.field_info.annotation is str for p in dependant.path_params)
+            and inspect.iscoroutinefunction(self.endpoint)
+            and _returns_response(self.endpoint)
+        )
+        if not plain:
+            return None
+        endpoint = self.endpoint
+
+        async def direct(request: Request) -> Response:
+            response: Response = await endpoint(request=request, **request.path_params)
+            return response
+
+        return direct
+
+
+def _returns_response(endpoint: Callable[..., Any]) -> bool:
+    annotation = inspect.signature(endpoint, eval_str=True).return_annotation
+    return isinstance(annotation, type) and issubclass(annotation, Response)
 
 
 @dataclass(frozen=True, slots=True)

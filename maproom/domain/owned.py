@@ -42,7 +42,11 @@ def get_or_raise(tx: Tx, *, principal: Principal, project_id: str, lock: bool = 
 
 
 def touch(tx: Writer, row: Any, **values: Any) -> Any:
-    """Write changes to a project (or none) as a new version; guards against a lost race."""
+    """Write changes to a project (or none) as a new version; guards against a lost race.
+
+    Every change to what a project's body shows (its layers, its messages) must call this in
+    the same transaction: reads cache those parts per version (`projects._committed_parts`).
+    """
     done = tx.execute(
         update(projects)
         .where(projects.c.id == row.id, projects.c.version == row.version)

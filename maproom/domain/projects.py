@@ -76,7 +76,27 @@ def _messages(tx: Tx, project_id: str) -> list[dict[str, Any]]:
     ]
 
 
-def _full(tx: Tx, row: Any) -> dict[str, Any]:
+# A project's layers and messages at a committed version never change: every change to them
+# bumps the project's version (`owned.touch`). So reads keep them per (project, version), and
+# a project GET costs one query instead of three. Only read snapshots fill this (a write's
+# uncommitted version could still roll back); it is per process and correct across processes,
+# since the version is always read fresh. Cleared whole when it grows past its bound.
+_PARTS: dict[tuple[str, int], tuple[list[dict[str, Any]], list[dict[str, Any]]]] = {}
+_PARTS_BOUND = 4096
+
+
+def _committed_parts(tx: Tx, row: Any) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    key = (row.id, row.version)
+    parts = _PARTS.get(key)
+    if parts is None:
+        if len(_PARTS) >= _PARTS_BOUND:
+            _PARTS.clear()
+        parts = _PARTS[key] = (layers.items(tx, row.id), _messages(tx, row.id))
+    return parts
+
+
+def _full(tx: Tx, row: Any, parts: tuple[list[Any], list[Any]] | None = None) -> dict[str, Any]:
+    layer_items, message_items = parts or (layers.items(tx, row.id), _messages(tx, row.id))
     return {
         "id": row.id,
         "title": row.title,
@@ -86,8 +106,8 @@ def _full(tx: Tx, row: Any) -> dict[str, Any]:
         "forkedFromSessionId": row.forked_from_id,
         "isFork": row.forked_from_id is not None,
         "sharedByUser": row.shared_by,
-        "layers": layers.items(tx, row.id),
-        "messages": _messages(tx, row.id),
+        "layers": layer_items,
+        "messages": message_items,
     }
 
 
@@ -142,7 +162,7 @@ def read(db: Database, *, principal: Principal, project_id: str) -> Versioned:
     """The whole project (spec 2.1)."""
     with db.reader() as tx:
         row = get_or_raise(tx, principal=principal, project_id=project_id)
-        return Versioned(_full(tx, row), row.version)
+        return Versioned(_full(tx, row, _committed_parts(tx, row)), row.version)
 
 
 def list_for_account(
