@@ -141,5 +141,6 @@ def main() -> None:
         f"{'met' if embedded >= 0.5 else 'NOT met'} ({embedded:.2f})"
     )
 
+
 if __name__ == "__main__":
     main()
