@@ -18,7 +18,7 @@ from maproom import __version__, geo
 from maproom.api import errors, openapi
 from maproom.api.middleware import AuthMiddleware, IdempotencyMiddleware, RequestContextMiddleware
 from maproom.api.responses import json_response
-from maproom.api.routes import files, keys, layers, meta, projects
+from maproom.api.routes import files, keys, layers, meta, pages, projects, views
 from maproom.errors import ServiceUnavailable
 from maproom.services import Services
 from maproom.settings import Settings
@@ -37,6 +37,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         await anyio.to_thread.run_sync(migrate.upgrade, services.db)
         await anyio.to_thread.run_sync(geo.warm_up)
+        services.hub.start()
         Path(settings.data_dir).mkdir(parents=True, exist_ok=True)
         # Everything alive now (modules, routes, models) lives as long as the process: keep it
         # out of the collector's full passes, which would otherwise rescan it every few
@@ -66,9 +67,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     # The routers' routes join the app's own list instead of being included: FastAPI wraps an
     # included router in a layer that matches every request twice, which costs more than the
     # project read on the hot path (docs/performance.md). The hottest routes come first.
-    for router in (projects.router, layers.router, files.router, keys.router, meta.router):
+    routers = (projects.router, layers.router, files.router, views.router, keys.router)
+    for router in (*routers, meta.router, pages.router):
         app.router.routes.extend(router.routes)
     app.mount(meta.DOCS_ASSETS, StaticFiles(directory=meta.SWAGGER_DIR), name="docs-assets")
+    # TODO(live page): mount pages.STATIC_PREFIX and pages.VENDOR_PREFIX
     app.openapi = lambda: openapi.build(app)  # type: ignore[method-assign]
 
     @app.get("/healthz", include_in_schema=False)

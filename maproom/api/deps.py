@@ -145,8 +145,12 @@ async def get_if_match(
 IfMatch = Annotated[frozenset[str] | None, Depends(get_if_match)]
 
 
+def public_origin(request: Request) -> str:
+    """The origin returned URLs use: `MAPROOM_PUBLIC_URL`, else the request's own."""
+    settings = request.app.state.settings
+    return str(settings.public_url or f"{request.url.scheme}://{request.url.netloc}").rstrip("/")
+
+
 def project_url(request: Request, project_id: str) -> str:
     """The project's URL under the API, on the public origin when one is configured."""
-    settings = request.app.state.settings
-    origin = settings.public_url or f"{request.url.scheme}://{request.url.netloc}"
-    return f"{origin}/api/v1/sessions/{project_id}"
+    return f"{public_origin(request)}/api/v1/sessions/{project_id}"

@@ -290,6 +290,7 @@ def record_event(tx: Writer, project_id: str, kind: str, payload: dict[str, Any]
             project_id=project_id, type=kind, payload=payload, created_at=utcnow()
         )
     )
+    tx.notify(f"project:{project_id}")  # live streams hear of it once this commits
 
 
 def assets(db: Database, *, principal: Principal, project_id: str) -> list[dict[str, Any]]:

@@ -179,3 +179,18 @@ def parse_patch(raw: Any, prefix: str = "mapState") -> dict[str, Any]:
 def merge(current: dict[str, Any], changes: dict[str, Any]) -> dict[str, Any]:
     """Spec 4.2 rules 2 and 3: shallow merge; nested objects (basemap, masks) replace whole."""
     return {**current, **changes}
+
+
+def country_shape(code: str) -> bytes:
+    """A country's outline as a GeoJSON Feature, for masks; NotFound when there is none."""
+    from maproom.errors import NotFound
+    from maproom.geo import countries
+
+    try:
+        alpha2 = pycountry.countries.lookup(code).alpha_2
+    except LookupError:
+        raise NotFound(f"Unknown country code {code!r}") from None
+    found = countries.shape_geojson(alpha2)
+    if found is None:
+        raise NotFound(f"No outline for country {alpha2}")
+    return found

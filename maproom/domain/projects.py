@@ -227,6 +227,7 @@ def delete_project(
     with db.write() as tx:
         row = get_or_raise(tx, principal=principal, project_id=project_id)
         tx.execute(delete(projects).where(projects.c.id == row.id))
+        tx.notify(f"gone:{row.id}")  # its live streams close (maproom.events.hub)
     blobs.delete_prefix(f"p/{row.id}")
 
 

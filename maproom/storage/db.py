@@ -36,6 +36,8 @@ class Database:
         self._local = threading.local()
         self._readers: list[Any] = []
         self._readers_lock = threading.Lock()
+        # Called (in the writing thread) with the topics of each committed write transaction.
+        self.commit_listeners: list[Callable[[frozenset[str]], None]] = []
 
     def _make_engine(self, url: str) -> Engine:
         if not self.is_sqlite:
@@ -70,8 +72,12 @@ class Database:
         with self.engine.connect() as conn:
             if self.is_sqlite:
                 conn = conn.execution_options(**{_IMMEDIATE: True})
+            writer = Writer(conn)
             with conn.begin():
-                yield Writer(conn)
+                yield writer
+        if writer.topics:
+            for listener in self.commit_listeners:
+                listener(frozenset(writer.topics))
 
     @contextmanager
     def reader(self) -> Iterator[Reader]:
@@ -235,12 +241,22 @@ class Reader:
 
 
 class Writer:
-    """A write transaction: `execute` for any statement, `one`/`all` like a `Reader`."""
+    """A write transaction: `execute` for any statement, `one`/`all` like a `Reader`.
+
+    `notify(topic)` names something the transaction changed (a project id whose event log
+    grew); once it commits, the database's `commit_listeners` hear every topic named, and
+    nothing is heard of a transaction that rolled back.
+    """
 
     def __init__(self, conn: Connection) -> None:
         self.conn = conn
         self.dialect = conn.dialect
         self.execute = conn.execute
+        self.topics: set[str] = set()
+
+    def notify(self, topic: str) -> None:
+        """Tell the commit listeners about `topic` once this transaction commits."""
+        self.topics.add(topic)
 
     def one(self, prepared: Prepared, **params: Any) -> Any:
         """The first row, or None."""

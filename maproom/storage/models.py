@@ -219,3 +219,18 @@ events = Table(
     Column("created_at", UTCDateTime(), nullable=False),
     Index(None, "project_id", "id"),
 )
+
+view_links = Table(
+    "view_links",
+    metadata,
+    _id(),
+    _owner("projects", "project_id"),
+    Column("kind", String(8), nullable=False),  # "live" or "static"
+    # The unguessable part of the page URL (192 random bits). Kept as is, not hashed: the
+    # link listing shows each link's URL, and a link grants read-only viewing of one project.
+    Column("token", String(64), nullable=False, unique=True),
+    Column("allowed_origins", JSONType),
+    Column("created_at", UTCDateTime(), nullable=False),
+    Column("expires_at", UTCDateTime()),
+    Index(None, "project_id"),
+)

@@ -1,0 +1,214 @@
+"""The live and static map pages, their state, their stream and their data (CONTRACT.md 6).
+
+Everything here is reached through a view link's token instead of an API key, is read-only,
+and answers 404 as soon as the link is revoked, expires or loses its project:
+
+    /live/{token}                     the live page          /embed/{token}   the static page
+    /live/{token}/state               what the page draws    /embed/{token}/state
+    /live/{token}/events              server-sent events: `snapshot`, then the project's log
+    /{live|embed}/{token}/layers/{layerId}/data                 a layer's GeoJSON
+    /{live|embed}/{token}/layers/{layerId}/tiles/{z}/{x}/{y}.{pbf|png|webp}
+    /{live|embed}/{token}/countries/{code}.geojson              a country's shape (masks)
+
+Pages may be framed by the link's allowed origins only (CSP `frame-ancestors`), and send no
+referrer, so the token does not leak to the tile and style servers a basemap uses.
+"""
+
+from __future__ import annotations
+
+import functools
+import string
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any, Literal
+
+import anyio.to_thread
+from fastapi import APIRouter, Request
+from fastapi.responses import Response, StreamingResponse
+
+from maproom.api.deps import public_origin
+from maproom.api.responses import json_response
+from maproom.domain import views
+from maproom.domain.common import utcnow
+from maproom.domain.mapstate import country_shape
+from maproom.domain.tiles import MEDIA_TYPES, check_request
+from maproom.errors import NotFound
+from maproom.events.hub import frame
+from maproom.services import Services
+
+router = APIRouter(include_in_schema=False)
+HEARTBEAT_SECONDS = 15.0
+PAGE_KINDS = {"live": "live", "embed": "static"}
+TileFormat = Literal["pbf", "png", "webp"]
+
+
+def _services(request: Request) -> Services:
+    services: Services = request.app.state.services
+    return services
+
+
+async def _link(request: Request, prefix: str, token: str) -> views.Link:
+    services = _services(request)
+    db = services.db
+    if db.is_sqlite:
+        return views.resolve(db, token, PAGE_KINDS[prefix])
+    return await anyio.to_thread.run_sync(views.resolve, db, token, PAGE_KINDS[prefix])
+
+
+def _page_headers(link: views.Link) -> dict[str, str]:
+    return {
+        "Content-Security-Policy": f"frame-ancestors {link.frame_ancestors()}",
+        "Referrer-Policy": "no-referrer",
+        "Cache-Control": "no-store",
+    }
+
+
+STATIC_PREFIX = "/static/maproom"  # maproom/web/static: our own ES modules and CSS
+VENDOR_PREFIX = "/static/vendor"  # MapLibre GL JS, from its PyPI package (maproom.web.assets)
+WEB_DIR = Path(__file__).resolve().parents[2] / "web"
+
+
+@functools.cache
+def _template(name: str) -> string.Template:
+    return string.Template((WEB_DIR / "templates" / name).read_text(encoding="utf-8"))
+
+
+def _page(request: Request, prefix: str, link: views.Link) -> Response:
+    base = f"{public_origin(request)}/{prefix}/{link.token}"
+    html = _template("live.html" if prefix == "live" else "embed.html").safe_substitute(
+        title="maproom",
+        state_url=f"{base}/state",
+        events_url=f"{base}/events",
+        static=STATIC_PREFIX,
+        vendor=VENDOR_PREFIX,
+    )
+    return Response(html, media_type="text/html; charset=utf-8", headers=_page_headers(link))
+
+
+def _state(request: Request, prefix: str, link: views.Link) -> dict[str, Any]:
+    base = f"{public_origin(request)}/{prefix}/{link.token}"
+    return views.state(_services(request).db, link, base)
+
+
+for _prefix in PAGE_KINDS:
+
+    def _routes(prefix: str) -> None:
+        @router.get(f"/{prefix}/{{token}}")
+        async def page(token: str, request: Request) -> Response:
+            """The map page."""
+            return _page(request, prefix, await _link(request, prefix, token))
+
+        @router.get(f"/{prefix}/{{token}}/state")
+        async def state(token: str, request: Request) -> Response:
+            """The project as the page draws it."""
+            link = await _link(request, prefix, token)
+            body = await anyio.to_thread.run_sync(_state, request, prefix, link)
+            return json_response(body, headers=_page_headers(link))
+
+        @router.get(f"/{prefix}/{{token}}/layers/{{layerId}}/data")
+        async def layer_data(token: str, layerId: str, request: Request) -> Response:
+            """A GeoJSON layer's document."""
+            link = await _link(request, prefix, token)
+            services = _services(request)
+            row = await anyio.to_thread.run_sync(views.layer_row, services.db, link, layerId)
+            if row.layer_type != "geojson":
+                raise NotFound("Only GeoJSON layers have a GeoJSON document; use the tile URL")
+            blobs = services.blobs
+            size = blobs.size(row.data_key)
+            return StreamingResponse(
+                blobs.read_range(row.data_key, 0, size - 1),
+                media_type="application/geo+json",
+                headers={"Content-Length": str(size)},
+            )
+
+        @router.get(f"/{prefix}/{{token}}/layers/{{layerId}}/tiles/{{z}}/{{x}}/{{y}}.{{fmt}}")
+        async def layer_tile(
+            token: str, layerId: str, z: int, x: int, y: int, fmt: TileFormat, request: Request
+        ) -> Response:
+            """One tile of a layer."""
+            link = await _link(request, prefix, token)
+            services = _services(request)
+            row = await anyio.to_thread.run_sync(views.layer_row, services.db, link, layerId)
+            check_request(row, z, x, y, fmt)
+            cache = services.tiles
+            found, tile = cache.get((row.data_key, z, x, y, fmt))
+            if not found:
+                if fmt == "pbf":
+                    tile = await anyio.to_thread.run_sync(cache.make_vector, row.data_key, z, x, y)
+                else:
+                    tile = await anyio.to_thread.run_sync(
+                        cache.make_raster, row.data_key, z, x, y, fmt
+                    )
+            headers = {"Cache-Control": "private, max-age=86400"}
+            if tile is None:
+                return Response(status_code=204, headers=headers)
+            return Response(tile, media_type=MEDIA_TYPES[fmt], headers=headers)
+
+        @router.get(f"/{prefix}/{{token}}/countries/{{code}}.geojson")
+        async def country(token: str, code: str, request: Request) -> Response:
+            """A country's outline (ISO 3166-1 alpha-2 or alpha-3), for masks."""
+            await _link(request, prefix, token)
+            shape = await anyio.to_thread.run_sync(country_shape, code)
+            return Response(
+                shape,
+                media_type="application/geo+json",
+                headers={"Cache-Control": "public, max-age=86400"},
+            )
+
+    _routes(_prefix)
+
+
+@router.get("/live/{token}/events")
+async def live_events(token: str, request: Request) -> Response:
+    """Server-sent events: a `snapshot` (or what a `Last-Event-ID` missed), then each change."""
+    link = await _link(request, "live", token)
+    services = _services(request)
+    hub = services.hub
+    resume_from = _last_event_id(request)
+    subscription = hub.subscribe(link.project_id, link.id)
+    try:
+        missed = None
+        if resume_from is not None:
+            missed = await anyio.to_thread.run_sync(views.resume, services.db, link, resume_from)
+        if missed is None:
+            state = await anyio.to_thread.run_sync(_state, request, "live", link)
+            first = [frame(state["lastEventId"], "snapshot", state)]
+            read_up_to = state["lastEventId"]
+        else:
+            first = [frame(event_id, kind, payload) for event_id, kind, payload in missed]
+            read_up_to = missed[-1][0] if missed else resume_from or 0
+        hub.ready(subscription, read_up_to)
+    except BaseException:
+        hub.unsubscribe(subscription)
+        raise
+
+    async def stream() -> AsyncIterator[bytes]:
+        try:
+            yield b"retry: 1000\n\n" + b"".join(first)
+            while True:
+                await subscription.wait(HEARTBEAT_SECONDS)
+                if subscription.frames:
+                    batch = b"".join(data for _, data in subscription.frames)
+                    subscription.frames.clear()
+                    yield batch
+                elif subscription.closed or _expired(link):
+                    return
+                else:
+                    yield b": heartbeat\n\n"
+        finally:
+            hub.unsubscribe(subscription)
+
+    headers = {**_page_headers(link), "X-Accel-Buffering": "no"}
+    return StreamingResponse(stream(), media_type="text/event-stream", headers=headers)
+
+
+def _last_event_id(request: Request) -> int | None:
+    """`Last-Event-ID` (sent by EventSource on its reconnects), or `?lastEventId=`."""
+    raw = request.headers.get("last-event-id") or request.query_params.get("lastEventId")
+    if raw is None or not raw.strip().isdigit():
+        return None
+    return int(raw.strip())
+
+
+def _expired(link: views.Link) -> bool:
+    return link.expires_at is not None and link.expires_at <= utcnow()
