@@ -31,11 +31,11 @@ from maproom.domain.common import (
     utcnow,
 )
 from maproom.domain.keys import Principal
-from maproom.domain.owned import get_or_raise, touch
+from maproom.domain.owned import get_or_raise, log_event, touch
 from maproom.errors import BadRequest, NotFound, UnsupportedMediaType
 from maproom.storage.blobs import BlobStore
 from maproom.storage.db import Database, Prepared, Tx, Writer
-from maproom.storage.models import events, files
+from maproom.storage.models import files
 from maproom.storage.models import layers as layer_table
 
 CONTENT_TYPES = {
@@ -208,7 +208,7 @@ def accept_upload(
                 )
                 layer = layers.detail(layer_row, 0, base)
             else:
-                touch(tx, project)
+                touch(tx, project, event=("file", {"op": "added", "file_id": file_id}))
         body = record(row, [layer["layer_id"]] if layer else [])
         return {**body, "layer": layer, "skippedRows": conversion.skipped_rows}
     except BaseException:
@@ -277,20 +277,16 @@ def remove(
         row = tx.one(FILE, id=file_id, project_id=project.id)
         if row is None:
             return
+        gone = _layer_ids_by_file(tx, project.id).get(row.id, [])
         tx.execute(delete(layer_table).where(layer_table.c.file_id == row.id))
         tx.execute(delete(files).where(files.c.id == row.id))
-        touch(tx, project)
+        touch(tx, project, event=("file", {"op": "removed", "file_id": row.id, "layer_ids": gone}))
     blobs.delete_prefix(f"p/{project.id}/{row.id}")
 
 
 def record_event(tx: Writer, project_id: str, kind: str, payload: dict[str, Any]) -> None:
     """Append an event to the project's log, in the caller's transaction."""
-    tx.execute(
-        events.insert().values(
-            project_id=project_id, type=kind, payload=payload, created_at=utcnow()
-        )
-    )
-    tx.notify(f"project:{project_id}")  # live streams hear of it once this commits
+    log_event(tx, project_id, kind, payload)
 
 
 def assets(db: Database, *, principal: Principal, project_id: str) -> list[dict[str, Any]]:

@@ -139,7 +139,7 @@ def insert(tx: Writer, project: Any, **values: Any) -> Any:
             **values,
         )
     )
-    touch(tx, project)
+    touch(tx, project, event=("layer", {"op": "added", "layer_id": layer_id}))
     return _get(tx, project.id, layer_id)
 
 
@@ -149,7 +149,7 @@ def _change(tx: Writer, project: Any, row: Any, **values: Any) -> Any:
         .where(layers.c.id == row.id)
         .values(**values, version=row.version + 1, updated_at=utcnow())
     )
-    touch(tx, project)
+    touch(tx, project, event=("layer", {"op": "updated", "layer_id": row.id, **values}))
     return _get(tx, project.id, row.id)
 
 
@@ -200,7 +200,7 @@ def remove(db: Database, *, principal: Principal, project_id: str, layer_id: str
         project = get_or_raise(tx, principal=principal, project_id=project_id, lock=True)
         row = _get(tx, project.id, layer_id)
         tx.execute(delete(layers).where(layers.c.id == row.id))
-        touch(tx, project)
+        touch(tx, project, event=("layer", {"op": "removed", "layer_ids": [row.id]}))
 
 
 def reorder(
@@ -222,7 +222,7 @@ def reorder(
         top = len(layer_ids) - 1
         for i, layer_id in enumerate(layer_ids):
             tx.execute(update(layers).where(layers.c.id == layer_id).values(position=top - i))
-        touch(tx, project)
+        touch(tx, project, event=("layer", {"op": "reordered", "layer_ids": layer_ids}))
 
 
 def _check_permutation(given: list[str], current: list[str]) -> None:

@@ -2,7 +2,9 @@
 
 Every domain module that acts inside a project goes through `get_or_raise`, so another
 account's project is indistinguishable from a missing one, and through `touch`, so every change
-to anything a project shows (its fields, layers, files) moves its version and ETag on.
+to anything a project shows (its fields, layers, files) moves its version and ETag on, and
+appends what changed to the project's event log (the live stream's source), in the same
+transaction.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from maproom.domain.common import require_uuid, utcnow
 from maproom.domain.keys import Principal
 from maproom.errors import NotFound, PreconditionFailed
 from maproom.storage.db import Prepared, Tx, Writer
-from maproom.storage.models import projects
+from maproom.storage.models import events, projects
 
 _OWNED = and_(projects.c.id == bindparam("id"), projects.c.account_id == bindparam("account_id"))
 PROJECT = Prepared(select(projects).where(_OWNED))
@@ -41,7 +43,20 @@ def get_or_raise(tx: Tx, *, principal: Principal, project_id: str, lock: bool = 
     return row
 
 
-def touch(tx: Writer, row: Any, **values: Any) -> Any:
+def log_event(tx: Writer, project_id: str, kind: str, payload: dict[str, Any]) -> None:
+    """Append an entry to the project's event log, in the caller's transaction; live streams
+    hear of it once the transaction commits (`Writer.notify`)."""
+    tx.execute(
+        events.insert().values(
+            project_id=project_id, type=kind, payload=payload, created_at=utcnow()
+        )
+    )
+    tx.notify(f"project:{project_id}")
+
+
+def touch(
+    tx: Writer, row: Any, *, event: tuple[str, dict[str, Any]] | None = None, **values: Any
+) -> Any:
     """Write changes to a project (or none) as a new version; guards against a lost race.
 
     Every change to what a project's body shows (its layers, its messages) must call this in
@@ -54,4 +69,6 @@ def touch(tx: Writer, row: Any, **values: Any) -> Any:
     ).rowcount
     if not done:
         raise PreconditionFailed("The project changed while this request ran; try again")
+    if event is not None:
+        log_event(tx, row.id, *event)
     return tx.one(PROJECT_BY_ID, id=row.id)

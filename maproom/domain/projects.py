@@ -216,7 +216,15 @@ def update(
             if state != row.map_state:
                 values["map_state"] = state
         if values:
-            row = touch(tx, row, **values)
+            changed = {"title": values["title"]} if "title" in values else {}
+            if "map_state" in values:
+                changed["mapState"] = values["map_state"]
+            row = touch(
+                tx,
+                row,
+                event=("mapState" if "mapState" in changed else "project", changed),
+                **values,
+            )
         return Versioned(_patched(row), row.version)
 
 
