@@ -14,7 +14,7 @@ from pathlib import Path
 
 import httpx
 
-SERVER_FLAGS = ["--no-access-log", "--log-level", "warning"]
+SERVER_FLAGS = ["--no-access-log", "--log-level", "warning", "--timeout-graceful-shutdown", "3"]
 
 
 def free_port() -> int:

@@ -15,6 +15,8 @@ from maproom.settings import Settings
 from maproom.storage import migrate
 from maproom.storage.db import Database
 
+SHUTDOWN_GRACE_SECONDS = 5
+
 app = typer.Typer(help="maproom: a self-hostable map-project service.", no_args_is_help=True)
 keys_app = typer.Typer(help="Manage API keys.", no_args_is_help=True)
 app.add_typer(keys_app, name="keys")
@@ -54,6 +56,8 @@ def serve(
         workers=workers,
         access_log=access_log,
         proxy_headers=True,
+        # Live streams never end by themselves: give them this long to go, then close them.
+        timeout_graceful_shutdown=SHUTDOWN_GRACE_SECONDS,
     )
 
 
