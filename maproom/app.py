@@ -24,6 +24,7 @@ from maproom.services import Services
 from maproom.settings import Settings
 from maproom.storage import migrate
 
+GC_YOUNG_THRESHOLD = 20_000
 log = logging.getLogger("maproom")
 USAGE_FLUSH_SECONDS = 5.0
 
@@ -44,6 +45,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         # thousand requests and show up as latency spikes.
         gc.collect()
         gc.freeze()
+        # Fewer young-generation passes: a broadcast to thousands of live streams allocates
+        # in bursts, and each default pass (every 700 allocations) is a pause for all of them.
+        gc.set_threshold(GC_YOUNG_THRESHOLD, *gc.get_threshold()[1:])
         async with anyio.create_task_group() as tasks:
             tasks.start_soon(_flush_usage_forever, services)
             try:

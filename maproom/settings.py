@@ -30,6 +30,9 @@ class Settings(BaseSettings):
         ge=1,
         validation_alias=AliasChoices("UPLOAD_MAX_SIZE_MB", "MAPROOM_UPLOAD_MAX_SIZE_MB"),
     )
+    # Hosts, addresses or CIDR networks the server may fetch from although they are not public
+    # (comma-separated), e.g. a COG server on the same private network.
+    fetch_allowlist: str = ""
     llm_base_url: str | None = None
     llm_api_key: str | None = None
     llm_model: str | None = None
@@ -73,6 +76,11 @@ class Settings(BaseSettings):
     def upload_max_bytes(self) -> int:
         """The upload ceiling in bytes (MB = 1,048,576 bytes)."""
         return self.upload_max_size_mb * MB
+
+    @property
+    def fetch_allowed(self) -> tuple[str, ...]:
+        """`MAPROOM_FETCH_ALLOWLIST` as a tuple of entries."""
+        return tuple(entry.strip() for entry in self.fetch_allowlist.split(",") if entry.strip())
 
     @property
     def is_sqlite(self) -> bool:

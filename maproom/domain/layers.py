@@ -49,6 +49,9 @@ def list_item(row: Any) -> dict[str, Any]:
 
 def data_url(base: str, row: Any) -> str | None:
     """Where a viewer fetches a layer's data, under `base` (the project's URL for that viewer)."""
+    if row.layer_type == "cog" and (row.data_key or row.remote_url):
+        # Browsers cannot read a COG: the server cuts tiles from it (a remote one too).
+        return f"{base}/layers/{row.id}/tiles/{{z}}/{{x}}/{{y}}.png"
     if row.remote_url:
         return str(row.remote_url)
     if row.data_key is None:
@@ -249,6 +252,6 @@ def data_of(db: Database, *, principal: Principal, project_id: str, layer_id: st
     with db.reader() as tx:
         project = get_or_raise(tx, principal=principal, project_id=project_id)
         row = _get(tx, project.id, layer_id)
-    if row.data_key is None:
+    if row.data_key is None and not (row.layer_type == "cog" and row.remote_url):
         raise NotFound("This layer has no stored data")
     return row

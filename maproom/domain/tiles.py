@@ -31,6 +31,11 @@ MAX_ZOOM = 24
 TileKey = tuple[str, int, int, int, str]
 
 
+def source_of(row: Any) -> str:
+    """What a layer's tiles are cut from: its stored file, or a remote COG's URL."""
+    return str(row.data_key or row.remote_url)
+
+
 def check_request(row: Any, z: int, x: int, y: int, fmt: str) -> None:
     """NotFound unless the layer has tiles of this format and z/x/y names a tile."""
     wanted = FORMATS.get(fmt)
@@ -69,10 +74,15 @@ class TileCache:
         return tile
 
     def make_raster(self, data_key: str, z: int, x: int, y: int, fmt: str) -> bytes | None:
-        """Render (and cache) one raster tile of a COG layer; `None` outside the raster."""
+        """Render (and cache) one raster tile of a COG layer; `None` outside the raster.
+
+        `data_key` is a blob key, or the http(s) URL of a remote COG (already checked by
+        `fetching.check_fetchable`), which GDAL reads by ranges."""
         from maproom.geo import tiles
 
-        tile = tiles.raster_tile(self._path(data_key), z, x, y, fmt=fmt)
+        remote = data_key.startswith(("http://", "https://"))
+        source = data_key if remote else self._path(data_key)
+        tile = tiles.raster_tile(source, z, x, y, fmt=fmt)
         self._put((data_key, z, x, y, fmt), tile)
         return tile
 

@@ -171,7 +171,7 @@ def layer_row(db: Database, link: Link, layer_id: str) -> Any:
     """A layer of the link's project whose stored data a page asks for."""
     with db.reader() as tx:
         row = tx.one(layers.LAYER, id=require_uuid(layer_id, "Layer"), project_id=link.project_id)
-    if row is None or row.data_key is None:
+    if row is None or (row.data_key is None and not (row.layer_type == "cog" and row.remote_url)):
         raise NotFound("Layer not found")
     return row
 

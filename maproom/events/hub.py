@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import asyncio
 import collections
-import contextlib
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -72,8 +71,12 @@ class Subscription:
         if self.frames or self.closed:
             return
         self._ready.clear()
-        with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(self._ready.wait(), timeout)
+        # A timer rather than `asyncio.wait_for`, which would make a task per waiting stream.
+        timer = asyncio.get_running_loop().call_later(timeout, self._ready.set)
+        try:
+            await self._ready.wait()
+        finally:
+            timer.cancel()
 
 
 @dataclass(eq=False)

@@ -200,7 +200,7 @@ def _to_unit(coords: NDArray[np.float64]) -> NDArray[np.float64]:
 
 
 def raster_tile(
-    path: Path, z: int, x: int, y: int, fmt: str = "png", tilesize: int = 256
+    path: Path | str, z: int, x: int, y: int, fmt: str = "png", tilesize: int = 256
 ) -> bytes | None:
     """Tile z/x/y of a COG as PNG or WebP, transparent where there is no data; None outside."""
     from rio_tiler.errors import TileOutsideBounds

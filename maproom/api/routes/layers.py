@@ -2,21 +2,20 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Any
 
-import anyio.to_thread
 from fastapi import APIRouter, Body, Request
-from fastapi.responses import Response, StreamingResponse
+from fastapi.responses import Response
 
 from maproom.api import API_PREFIX
 from maproom.api.deps import Caller, IfMatch, ScopedRoute, project_url, requires
+from maproom.api.layer_data import TileFormat, geojson_response, tile_response
 from maproom.api.openapi import STYLE_REF
 from maproom.api.responses import OK, json_response
 from maproom.api.schemas.common import Ok
 from maproom.api.schemas.data import LayerDetail, LayerList, LayerOrder, LayerPatch
 from maproom.domain import layers, styles
-from maproom.domain.tiles import MEDIA_TYPES, check_request
-from maproom.errors import NotFound
+from maproom.domain.tiles import MEDIA_TYPES
 
 router = APIRouter(
     prefix=f"{API_PREFIX}/sessions/{{id}}/layers", tags=["layers"], route_class=ScopedRoute
@@ -27,8 +26,6 @@ STYLE_BODY = Body(
         "recolour": {"value": {"renderer": {"paint": {"circle-color": "#e4572e"}}}},
     },
 )
-TileFormat = Literal["pbf", "png", "webp"]
-TILE_HEADERS = {"Cache-Control": "private, max-age=86400"}
 
 
 @router.get("", response_model=LayerList, summary="List project layers")
@@ -142,15 +139,7 @@ async def layer_data(id: str, layerId: str, request: Request) -> Response:
     """The layer's features as one GeoJSON FeatureCollection (streamed)."""
     caller = Caller.of(request)
     row = await caller.read(layers.data_of, project_id=id, layer_id=layerId)
-    if row.layer_type != "geojson":
-        raise NotFound("Only GeoJSON layers have a GeoJSON document; use the tile URL")
-    blobs = caller.services.blobs
-    size = blobs.size(row.data_key)
-    return StreamingResponse(
-        blobs.read_range(row.data_key, 0, size - 1),
-        media_type="application/geo+json",
-        headers={"Content-Length": str(size)},
-    )
+    return geojson_response(caller.services, row)
 
 
 @router.get(
@@ -173,15 +162,4 @@ async def layer_tile(
     or `.webp` for COG layers. Tiles never change, so clients may cache them."""
     caller = Caller.of(request)
     row = await caller.read(layers.data_of, project_id=id, layer_id=layerId)
-    check_request(row, z, x, y, fmt)
-    cache = caller.services.tiles
-    key = (row.data_key, z, x, y, fmt)
-    found, tile = cache.get(key)
-    if not found:
-        if fmt == "pbf":
-            tile = await anyio.to_thread.run_sync(cache.make_vector, row.data_key, z, x, y)
-        else:
-            tile = await anyio.to_thread.run_sync(cache.make_raster, row.data_key, z, x, y, fmt)
-    if tile is None:
-        return Response(status_code=204, headers=TILE_HEADERS)
-    return Response(tile, media_type=MEDIA_TYPES[fmt], headers=TILE_HEADERS)
+    return await tile_response(caller.services, row, z, x, y, fmt)

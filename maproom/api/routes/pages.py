@@ -20,26 +20,24 @@ import functools
 import string
 from collections.abc import AsyncIterator
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
 import anyio.to_thread
 from fastapi import APIRouter, Request
 from fastapi.responses import Response, StreamingResponse
 
 from maproom.api.deps import public_origin
+from maproom.api.layer_data import TileFormat, geojson_response, tile_response
 from maproom.api.responses import json_response
 from maproom.domain import views
 from maproom.domain.common import utcnow
 from maproom.domain.mapstate import country_shape
-from maproom.domain.tiles import MEDIA_TYPES, check_request
-from maproom.errors import NotFound
 from maproom.events.hub import frame
 from maproom.services import Services
 
 router = APIRouter(include_in_schema=False)
 HEARTBEAT_SECONDS = 15.0
 PAGE_KINDS = {"live": "live", "embed": "static"}
-TileFormat = Literal["pbf", "png", "webp"]
 
 
 def _services(request: Request) -> Services:
@@ -111,15 +109,7 @@ for _prefix in PAGE_KINDS:
             link = await _link(request, prefix, token)
             services = _services(request)
             row = await anyio.to_thread.run_sync(views.layer_row, services.db, link, layerId)
-            if row.layer_type != "geojson":
-                raise NotFound("Only GeoJSON layers have a GeoJSON document; use the tile URL")
-            blobs = services.blobs
-            size = blobs.size(row.data_key)
-            return StreamingResponse(
-                blobs.read_range(row.data_key, 0, size - 1),
-                media_type="application/geo+json",
-                headers={"Content-Length": str(size)},
-            )
+            return geojson_response(services, row)
 
         @router.get(f"/{prefix}/{{token}}/layers/{{layerId}}/tiles/{{z}}/{{x}}/{{y}}.{{fmt}}")
         async def layer_tile(
@@ -129,20 +119,7 @@ for _prefix in PAGE_KINDS:
             link = await _link(request, prefix, token)
             services = _services(request)
             row = await anyio.to_thread.run_sync(views.layer_row, services.db, link, layerId)
-            check_request(row, z, x, y, fmt)
-            cache = services.tiles
-            found, tile = cache.get((row.data_key, z, x, y, fmt))
-            if not found:
-                if fmt == "pbf":
-                    tile = await anyio.to_thread.run_sync(cache.make_vector, row.data_key, z, x, y)
-                else:
-                    tile = await anyio.to_thread.run_sync(
-                        cache.make_raster, row.data_key, z, x, y, fmt
-                    )
-            headers = {"Cache-Control": "private, max-age=86400"}
-            if tile is None:
-                return Response(status_code=204, headers=headers)
-            return Response(tile, media_type=MEDIA_TYPES[fmt], headers=headers)
+            return await tile_response(services, row, z, x, y, fmt)
 
         @router.get(f"/{prefix}/{{token}}/countries/{{code}}.geojson")
         async def country(token: str, code: str, request: Request) -> Response:
@@ -185,6 +162,7 @@ async def live_events(token: str, request: Request) -> Response:
     async def stream() -> AsyncIterator[bytes]:
         try:
             yield b"retry: 1000\n\n" + b"".join(first)
+            first.clear()  # a snapshot can be large; do not hold it for the stream's life
             while True:
                 await subscription.wait(HEARTBEAT_SECONDS)
                 if subscription.frames:

@@ -1,0 +1,49 @@
+"""Answers shared by the API's layer routes and the view pages' copies of them: a layer's
+GeoJSON document and its tiles."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+import anyio.to_thread
+from fastapi.responses import Response, StreamingResponse
+
+from maproom.domain.fetching import check_fetchable
+from maproom.domain.tiles import MEDIA_TYPES, check_request, source_of
+from maproom.errors import NotFound
+from maproom.services import Services
+
+TileFormat = Literal["pbf", "png", "webp"]
+TILE_HEADERS = {"Cache-Control": "private, max-age=86400"}
+
+
+def geojson_response(services: Services, row: Any) -> Response:
+    """The layer's features as one GeoJSON FeatureCollection, streamed from the blob store."""
+    if row.layer_type != "geojson":
+        raise NotFound("Only GeoJSON layers have a GeoJSON document; use the tile URL")
+    blobs = services.blobs
+    size = blobs.size(row.data_key)
+    return StreamingResponse(
+        blobs.read_range(row.data_key, 0, size - 1),
+        media_type="application/geo+json",
+        headers={"Content-Length": str(size)},
+    )
+
+
+async def tile_response(services: Services, row: Any, z: int, x: int, y: int, fmt: str) -> Response:
+    """One tile, from the cache or cut off the event loop; 204 outside a raster."""
+    check_request(row, z, x, y, fmt)
+    cache = services.tiles
+    source = source_of(row)
+    found, tile = cache.get((source, z, x, y, fmt))
+    if not found:
+        if fmt == "pbf":
+            tile = await anyio.to_thread.run_sync(cache.make_vector, source, z, x, y)
+        else:
+            if row.data_key is None:  # a remote COG: its host is checked at every fetch
+                allowed = services.settings.fetch_allowed
+                await anyio.to_thread.run_sync(check_fetchable, source, allowed)
+            tile = await anyio.to_thread.run_sync(cache.make_raster, source, z, x, y, fmt)
+    if tile is None:
+        return Response(status_code=204, headers=TILE_HEADERS)
+    return Response(tile, media_type=MEDIA_TYPES[fmt], headers=TILE_HEADERS)
