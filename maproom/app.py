@@ -18,7 +18,7 @@ from maproom import __version__, geo
 from maproom.api import errors, openapi
 from maproom.api.middleware import AuthMiddleware, IdempotencyMiddleware, RequestContextMiddleware
 from maproom.api.responses import json_response
-from maproom.api.routes import files, keys, layers, meta, pages, projects, views
+from maproom.api.routes import files, keys, layers, map_actions, meta, pages, projects, views
 from maproom.errors import ServiceUnavailable
 from maproom.services import Services
 from maproom.settings import Settings
@@ -71,7 +71,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     # The routers' routes join the app's own list instead of being included: FastAPI wraps an
     # included router in a layer that matches every request twice, which costs more than the
     # project read on the hot path (docs/performance.md). The hottest routes come first.
-    routers = (projects.router, layers.router, files.router, views.router, keys.router)
+    routers = [projects.router, layers.router, files.router, map_actions.router, views.router]
+    routers += [keys.router]
     for router in (*routers, meta.router, pages.router):
         app.router.routes.extend(router.routes)
     app.mount(meta.DOCS_ASSETS, StaticFiles(directory=meta.SWAGGER_DIR), name="docs-assets")

@@ -201,7 +201,7 @@ def accept_upload(
                     geometry_type=conversion.geometry_type,
                     visible=True,
                     feature_count=conversion.feature_count,
-                    streaming=_streaming(conversion),
+                    streaming=streaming_of(conversion),
                     source="upload",
                     bbox=list(conversion.bbox) if conversion.bbox else None,
                     data_key=data_key,
@@ -220,7 +220,8 @@ def accept_upload(
         shutil.rmtree(workdir, ignore_errors=True)
 
 
-def _streaming(conversion: geo.Conversion) -> bool:
+def streaming_of(conversion: geo.Conversion) -> bool:
+    """Whether a converted layer is too large for one GeoJSON document (CONTRACT.md 4)."""
     if conversion.layer_type != "geojson":
         return False
     from maproom.geo.tiles import is_streaming  # numpy, shapely, protobuf: imported on demand

@@ -93,6 +93,11 @@ def details(tx: Tx, project_id: str, base: str) -> list[dict[str, Any]]:
     return [detail(row, i, base) for i, row in enumerate(rows_top_first(tx, project_id))]
 
 
+def row_of(tx: Tx, project_id: str, layer_id: str) -> Any:
+    """The project's layer row, or NotFound."""
+    return _get(tx, project_id, layer_id)
+
+
 def _get(tx: Tx, project_id: str, layer_id: str) -> Any:
     row = tx.one(LAYER, id=require_uuid(layer_id, "Layer"), project_id=project_id)
     if row is None:
@@ -123,9 +128,16 @@ def read(
 
 
 def insert(tx: Writer, project: Any, **values: Any) -> Any:
-    """Add a layer on top of the project's others; returns its row."""
+    """Add a layer on top of the project's others (a project change); returns its row."""
+    row = insert_row(tx, project.id, **values)
+    touch(tx, project, event=("layer", {"op": "added", "layer_id": row.id}))
+    return row
+
+
+def insert_row(tx: Writer, project_id: str, **values: Any) -> Any:
+    """The layer row alone, on top; the caller records the project change (`touch`)."""
     top = tx.execute(
-        select(func.max(layers.c.position)).where(layers.c.project_id == project.id)
+        select(func.max(layers.c.position)).where(layers.c.project_id == project_id)
     ).scalar()
     now = utcnow()
     layer_id = values.pop("id", None) or new_id()
@@ -134,7 +146,7 @@ def insert(tx: Writer, project: Any, **values: Any) -> Any:
     tx.execute(
         layers.insert().values(
             id=layer_id,
-            project_id=project.id,
+            project_id=project_id,
             position=(top + 1) if top is not None else 0,
             version=1,
             created_at=now,
@@ -142,8 +154,7 @@ def insert(tx: Writer, project: Any, **values: Any) -> Any:
             **values,
         )
     )
-    touch(tx, project, event=("layer", {"op": "added", "layer_id": layer_id}))
-    return _get(tx, project.id, layer_id)
+    return _get(tx, project_id, layer_id)
 
 
 def _change(tx: Writer, project: Any, row: Any, **values: Any) -> Any:
