@@ -215,3 +215,20 @@ async def test_every_kind_of_change_reaches_the_stream(server: tuple[str, FastAP
         assert [added["id"], hidden["id"], styled["id"], removed["id"]] == sorted(
             {added["id"], hidden["id"], styled["id"], removed["id"]}
         )
+
+
+async def test_map_actions_reach_the_stream_within_a_second(server: tuple[str, FastAPI]) -> None:
+    async with (
+        setup(*server) as (api, project, live),
+        httpx.AsyncClient(timeout=10) as viewer,
+        stream(viewer, f"{live}/events") as s,
+    ):
+        await s.next()
+        started = asyncio.get_running_loop().time()
+        body = {"actions": [{"type": "map.flyTo", "center": [2.35, 48.86], "zoom": 9}]}
+        response = await api.post(f"/api/v1/sessions/{project}/map/actions", json=body)
+        assert response.status_code == 200, response.text
+        event = await s.next(timeout=1.0)
+        assert asyncio.get_running_loop().time() - started < 1.0
+        assert event["event"] == "action"
+        assert event["data"] == {"type": "fly_to", "center": [2.35, 48.86], "zoom": 9}
