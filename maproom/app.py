@@ -23,6 +23,7 @@ from maproom.errors import ServiceUnavailable
 from maproom.services import Services
 from maproom.settings import Settings
 from maproom.storage import migrate
+from maproom.web import assets
 
 GC_YOUNG_THRESHOLD = 20_000
 log = logging.getLogger("maproom")
@@ -76,7 +77,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     for router in (*routers, meta.router, pages.router):
         app.router.routes.extend(router.routes)
     app.mount(meta.DOCS_ASSETS, StaticFiles(directory=meta.SWAGGER_DIR), name="docs-assets")
-    # TODO(live page): mount pages.STATIC_PREFIX and pages.VENDOR_PREFIX
+    app.mount(pages.STATIC_PREFIX, StaticFiles(directory=pages.WEB_DIR / "static"), name="static")
+    app.mount(pages.VENDOR_PREFIX, StaticFiles(directory=assets.vendor_dir()), name="vendor")
     app.openapi = lambda: openapi.build(app)  # type: ignore[method-assign]
 
     @app.get("/healthz", include_in_schema=False)

@@ -162,7 +162,10 @@ def _state(tx: Tx, project: Any, base: str) -> dict[str, Any]:
     last = tx.one(LAST_EVENT, project_id=project.id)
     return {
         "project": {"id": project.id, "title": project.title, "mapState": project.map_state},
-        "layers": [layers.detail(row, order, base) for order, row in enumerate(rows)],
+        "layers": [
+            {**layers.detail(row, order, base), "options": row.options}
+            for order, row in enumerate(rows)
+        ],
         "lastEventId": last.id if last else 0,
     }
 
