@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 import anyio.to_thread
+import orjson
 from fastapi import APIRouter, Request
 from fastapi.responses import Response, StreamingResponse
 
@@ -73,10 +74,12 @@ def _template(name: str) -> string.Template:
 
 def _page(request: Request, prefix: str, link: views.Link) -> Response:
     base = f"{public_origin(request)}/{prefix}/{link.token}"
-    html = _template("live.html" if prefix == "live" else "embed.html").safe_substitute(
+    # The static page is the live page without a stream.
+    events = orjson.dumps(f"{base}/events").decode() if prefix == "live" else "null"
+    html = _template("page.html").safe_substitute(
         title="maproom",
         state_url=f"{base}/state",
-        events_url=f"{base}/events",
+        events_url=events,
         static=STATIC_PREFIX,
         vendor=VENDOR_PREFIX,
     )
