@@ -31,7 +31,7 @@ from maproom.domain.common import (
     utcnow,
 )
 from maproom.domain.keys import Principal
-from maproom.domain.owned import get_or_raise, log_event, touch
+from maproom.domain.owned import get_or_raise, touch
 from maproom.errors import BadRequest, NotFound, UnsupportedMediaType
 from maproom.storage.blobs import BlobStore
 from maproom.storage.db import Database, Prepared, Tx, Writer
@@ -283,11 +283,6 @@ def remove(
         tx.execute(delete(files).where(files.c.id == row.id))
         touch(tx, project, event=("file", {"op": "removed", "file_id": row.id, "layer_ids": gone}))
     blobs.delete_prefix(f"p/{project.id}/{row.id}")
-
-
-def record_event(tx: Writer, project_id: str, kind: str, payload: dict[str, Any]) -> None:
-    """Append an event to the project's log, in the caller's transaction."""
-    log_event(tx, project_id, kind, payload)
 
 
 def assets(db: Database, *, principal: Principal, project_id: str) -> list[dict[str, Any]]:

@@ -157,14 +157,20 @@ def insert_row(tx: Writer, project_id: str, **values: Any) -> Any:
     return _get(tx, project_id, layer_id)
 
 
-def _change(tx: Writer, project: Any, row: Any, **values: Any) -> Any:
+def update_row(tx: Writer, row: Any, **values: Any) -> Any:
+    """Change a layer row as a new layer version; the caller records the project change."""
     tx.execute(
         update(layers)
         .where(layers.c.id == row.id)
         .values(**values, version=row.version + 1, updated_at=utcnow())
     )
+    return _get(tx, row.project_id, row.id)
+
+
+def _change(tx: Writer, project: Any, row: Any, **values: Any) -> Any:
+    row = update_row(tx, row, **values)
     touch(tx, project, event=("layer", {"op": "updated", "layer_id": row.id, **values}))
-    return _get(tx, project.id, row.id)
+    return row
 
 
 def patch(

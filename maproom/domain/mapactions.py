@@ -37,7 +37,7 @@ from sqlalchemy import delete, update
 
 from maproom import geo
 from maproom.domain import files, layers, mapstate, styles
-from maproom.domain.common import Given, new_id, parse_uuid, utcnow
+from maproom.domain.common import Given, new_id, parse_uuid
 from maproom.domain.fetching import check_fetchable, check_scheme
 from maproom.domain.keys import Principal
 from maproom.domain.owned import get_or_raise, log_event, touch
@@ -210,7 +210,6 @@ MODELS: dict[str, type[_Action]] = {
     "file_generated": FileGenerated,
     "clear_layers": NoParams,
 }
-ACTION_TYPES = tuple(MODELS)
 
 
 def _camel(name: str) -> str:
@@ -488,26 +487,37 @@ def _store(
     return stored
 
 
+@dataclass
+class _Batch:
+    """What the actions of one batch are applied with, and what they created."""
+
+    tx: Writer
+    project: Any
+    stored: dict[int, _Stored]
+    created: list[Any] = field(default_factory=list)
+
+
 def _apply(tx: Writer, project: Any, plan: list[_Planned], stored: dict[int, _Stored]) -> list[Any]:
+    batch = _Batch(tx, project, stored)
     view = dict(project.map_state)
-    created: list[Any] = []
     for step in plan:
         payload = {"type": step.kind, **step.action.model_dump(exclude={"type"}, exclude_none=True)}
         if step.layer_id is not None:
             payload["layer_id"] = step.layer_id
         handler = APPLY.get(step.kind)
         if handler is not None:
-            view = handler(tx, project, step, view, stored, created) or view
+            view = handler(batch, step, view) or view
         log_event(tx, project.id, "action", payload)
     touch(tx, project, map_state=view)
-    return created
+    return batch.created
 
 
-Handler = Callable[[Writer, Any, _Planned, dict[str, Any], dict[int, _Stored], list[Any]], Any]
+# An action's effect: on the batch's transaction, and/or a new view (None: view unchanged).
+Handler = Callable[[_Batch, _Planned, dict[str, Any]], dict[str, Any] | None]
 
 
-def _camera(update_view: Callable[[dict[str, Any], Any], dict[str, Any]]) -> Handler:
-    def handle(tx: Writer, project: Any, step: _Planned, view: dict[str, Any], *_: Any) -> Any:
+def _camera(update_view: Callable[[dict[str, Any], _Planned], dict[str, Any]]) -> Handler:
+    def handle(batch: _Batch, step: _Planned, view: dict[str, Any]) -> dict[str, Any]:
         return update_view(view, step)
 
     return handle
@@ -595,22 +605,16 @@ def _pan(view: dict[str, Any], step: _Planned) -> dict[str, Any]:
     return {**view, "center": [round(lng, 7), round(max(-85.06, min(85.06, lat)), 7)]}
 
 
-def _zoom_to_layer(tx: Writer, project: Any, step: _Planned, view: dict[str, Any], *_: Any) -> Any:
-    row = layers.row_of(tx, project.id, step.layer_id or "")
+def _zoom_to_layer(batch: _Batch, step: _Planned, view: dict[str, Any]) -> dict[str, Any]:
+    row = layers.row_of(batch.tx, batch.project.id, step.layer_id or "")
     if not row.bbox:
         return view
     center, zoom = fit(row.bbox, LAYER_PADDING)
     return {**view, "center": center, "zoom": zoom}
 
 
-def _add_geojson(
-    tx: Writer,
-    project: Any,
-    step: _Planned,
-    view: dict[str, Any],
-    stored: dict[int, _Stored],
-    created: list[Any],
-) -> None:
+def _add_geojson(batch: _Batch, step: _Planned, view: dict[str, Any]) -> None:
+    tx, project = batch.tx, batch.project
     action = step.action
     if step.source_row is not None:
         src = step.source_row
@@ -620,7 +624,7 @@ def _add_geojson(
             "data_key": src.data_key,
         }  # fmt: skip
     else:
-        conversion, where = step.conversion, stored[step.index]
+        conversion, where = step.conversion, batch.stored[step.index]
         assert conversion is not None
         name = f"{action.name or action.layer_id}.geojson"
         files.insert_file(
@@ -644,20 +648,14 @@ def _add_geojson(
         visible=True, source="ai", **values,
     )  # fmt: skip
     if step.style is not None:
-        row = _set_layer(tx, row, style=styles.replace(row.style, step.style))
-    created.append(row)
+        row = layers.update_row(tx, row, style=styles.replace(row.style, step.style))
+    batch.created.append(row)
 
 
-def _add_remote(
-    tx: Writer,
-    project: Any,
-    step: _Planned,
-    view: dict[str, Any],
-    stored: dict[int, _Stored],
-    created: list[Any],
-) -> None:
+def _add_remote(batch: _Batch, step: _Planned, view: dict[str, Any]) -> None:
+    tx, project = batch.tx, batch.project
     if step.reuse_layer is not None:
-        created.append(step.reuse_layer)
+        batch.created.append(step.reuse_layer)
         return
     action = step.action
     kind = "cog" if step.kind == "add_cog_layer" else "tile"
@@ -669,46 +667,35 @@ def _add_remote(
         layer_type=kind, geometry_type=None, visible=True, feature_count=None, streaming=False,
         source="ai", bbox=None, data_key=None, remote_url=action.url, options=options,
     )  # fmt: skip
-    created.append(row)
+    batch.created.append(row)
 
 
-def _set_layer(tx: Writer, row: Any, **values: Any) -> Any:
-    tx.execute(
-        update(layer_table)
-        .where(layer_table.c.id == row.id)
-        .values(**values, version=row.version + 1, updated_at=utcnow())
-    )
-    return layers.row_of(tx, row.project_id, row.id)
+def _layer_change(field_of: Callable[[Any, _Planned], dict[str, Any]]) -> Handler:
+    """An action that updates one existing layer: `field_of(row, step)` gives the new values."""
 
-
-def _layer_change(field_of: Callable[[_Planned], dict[str, Any]]) -> Handler:
-    def handle(tx: Writer, project: Any, step: _Planned, *_: Any) -> None:
-        row = layers.row_of(tx, project.id, step.layer_id or "")
-        _set_layer(tx, row, **field_of(step))
+    def handle(batch: _Batch, step: _Planned, view: dict[str, Any]) -> None:
+        row = layers.row_of(batch.tx, batch.project.id, step.layer_id or "")
+        layers.update_row(batch.tx, row, **field_of(row, step))
 
     return handle
 
 
-def _restyle(tx: Writer, project: Any, step: _Planned, *_: Any) -> None:
-    row = layers.row_of(tx, project.id, step.layer_id or "")
-    _set_layer(tx, row, style=styles.replace(row.style, step.style or {}))
+def _remove(batch: _Batch, step: _Planned, view: dict[str, Any]) -> None:
+    batch.tx.execute(delete(layer_table).where(layer_table.c.id == step.layer_id))
 
 
-def _remove(tx: Writer, project: Any, step: _Planned, *_: Any) -> None:
-    tx.execute(delete(layer_table).where(layer_table.c.id == step.layer_id))
-
-
-def _clear(tx: Writer, project: Any, step: _Planned, *_: Any) -> None:
-    tx.execute(
+def _clear(batch: _Batch, step: _Planned, view: dict[str, Any]) -> None:
+    batch.tx.execute(
         delete(layer_table).where(
-            layer_table.c.project_id == project.id, layer_table.c.source == "ai"
+            layer_table.c.project_id == batch.project.id, layer_table.c.source == "ai"
         )
     )
 
 
 def _move(direction: int) -> Handler:
-    def handle(tx: Writer, project: Any, step: _Planned, *_: Any) -> None:
-        order = [row.id for row in layers.rows_top_first(tx, project.id)]
+    def handle(batch: _Batch, step: _Planned, view: dict[str, Any]) -> None:
+        tx = batch.tx
+        order = [row.id for row in layers.rows_top_first(tx, batch.project.id)]
         at = order.index(step.layer_id or "")
         to = at - direction  # up: toward index 0 (the top)
         if 0 <= to < len(order):
@@ -764,11 +751,13 @@ APPLY: dict[str, Handler] = {
     "add_tile_layer": _add_remote,
     "add_cog_layer": _add_remote,
     "remove_layer": _remove,
-    "rename_layer": _layer_change(lambda s: {"name": s.action.name}),
-    "set_layer_visibility": _layer_change(lambda s: {"visible": s.action.visible}),
+    "rename_layer": _layer_change(lambda row, s: {"name": s.action.name}),
+    "set_layer_visibility": _layer_change(lambda row, s: {"visible": s.action.visible}),
     "move_layer_up": _move(1),
     "move_layer_down": _move(-1),
-    "update_layer_style": _restyle,
+    "update_layer_style": _layer_change(
+        lambda row, s: {"style": styles.replace(row.style, s.style or {})}
+    ),
     "set_basemap_style": _camera(_basemap),
     "set_basemap_category": _camera(_basemap),
     "set_country_mask": _camera(_country_mask),

@@ -54,13 +54,13 @@ def save(
                 title=title,
             )
             url = f"{base}/files/{file_id}/content"
-            files.record_event(
-                tx,
-                project.id,
-                "file_generated",
-                {"file_id": file_id, "file_name": row.file_name, "description": title, "url": url},
-            )
-            touch(tx, project)
+            event = {
+                "file_id": file_id,
+                "file_name": row.file_name,
+                "description": title,
+                "url": url,
+            }
+            touch(tx, project, event=("file_generated", event))
     except BaseException:
         blobs.delete_prefix(prefix)
         raise

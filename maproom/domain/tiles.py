@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from maproom.errors import NotFound
+from maproom.geo.tiles import check_tile
 from maproom.storage.blobs import BlobStore
 
 FORMATS = {"pbf": "geojson", "png": "cog", "webp": "cog"}
@@ -26,7 +27,6 @@ MEDIA_TYPES = {
     "png": "image/png",
     "webp": "image/webp",
 }
-MAX_ZOOM = 24
 
 TileKey = tuple[str, int, int, int, str]
 
@@ -42,8 +42,10 @@ def check_request(row: Any, z: int, x: int, y: int, fmt: str) -> None:
     if wanted is None or row.layer_type != wanted:
         kinds = "pbf" if row.layer_type == "geojson" else "png or webp"
         raise NotFound(f"This layer's tiles are .{kinds}")
-    if not (0 <= z <= MAX_ZOOM and 0 <= x < 2**z and 0 <= y < 2**z):
-        raise NotFound(f"No tile {z}/{x}/{y}: zoom is 0..{MAX_ZOOM}, x and y 0..2^zoom-1")
+    try:
+        check_tile(z, x, y)
+    except ValueError as exc:
+        raise NotFound(f"{str(exc)[0].upper()}{str(exc)[1:]}") from None
 
 
 class TileCache:

@@ -190,23 +190,24 @@ SINCE = Prepared(
 )
 
 
+def _since(tx: Tx, project_id: str, after: int, limit: int) -> list[tuple[int, str, Any]]:
+    rows = tx.all(SINCE, project_id=project_id, after=after, limit=limit)
+    return [(row.id, row.type, row.payload) for row in rows]
+
+
 def log_since(db: Database, project_id: str, after: int, limit: int) -> list[tuple[int, str, Any]]:
     """Up to `limit` entries of a project's event log with ids above `after`, oldest first."""
     with db.reader() as tx:
-        return [
-            (row.id, row.type, row.payload)
-            for row in tx.all(SINCE, project_id=project_id, after=after, limit=limit)
-        ]
+        return _since(tx, project_id, after, limit)
 
 
 def resume(db: Database, link: Link, after: int) -> list[tuple[int, str, Any]] | None:
     """What a stream resuming after event `after` missed, or None when that is too far back
-    (or ahead: an id the log never had) and the client needs a fresh snapshot."""
+    (or ahead: an id the log never had) and the client needs a fresh snapshot. (A link that
+    resolved has its project: links go with their project.)"""
     with db.reader() as tx:
         last = tx.one(LAST_EVENT, project_id=link.project_id)
-        if tx.one(PROJECT_BY_ID, id=link.project_id) is None:
-            raise NotFound("This view link does not exist")
-    if after > (last.id if last else 0):
-        return None
-    missed = log_since(db, link.project_id, after, HISTORY + 1)
+        if after > (last.id if last else 0):
+            return None
+        missed = _since(tx, link.project_id, after, HISTORY + 1)
     return None if len(missed) > HISTORY else missed
