@@ -1,14 +1,19 @@
-"""Benchmark: `GET /api/v1/sessions/{id}` on maproom against a bare FastAPI endpoint.
+"""Benchmark: maproom's read and write paths against bare FastAPI endpoints doing the same work.
 
-Both servers run one after the other in this run, on the same machine, as one uvicorn worker
-each with the same settings (no access log, same event loop and HTTP parser). The load comes
-from `wrk` (Debian package `wrk`) with the same threads, connections and duration. maproom is
-measured on its embedded SQLite default, and on PostgreSQL too when `--postgres URL` is given.
+- read: `GET /api/v1/sessions/{id}` against an endpoint answering a fixed project (64
+  connections; target: maproom at least 0.50 of bare requests/s on the embedded default);
+- write: `POST /api/v1/sessions/{id}/map/actions` with one `fly_to` against an endpoint that
+  does the same work by hand: parse the body, then one row UPDATE and one event INSERT in one
+  SQLite transaction (32 connections; target: at least 0.50 of bare, p99 under 50 ms).
 
-    python bench/api.py [--duration 10] [--connections 64] [--postgres postgresql://...]
+Every server runs one after the other in this run, on the same machine, as one uvicorn worker
+with the same settings (no access log, same event loop and HTTP parser). The load comes from
+`wrk` (Debian package `wrk`) with the same threads and duration. maproom is measured on its
+embedded SQLite default, and on PostgreSQL too when `--postgres URL` is given.
 
-Prints requests/s and p50/p99 latency for each, and maproom's ratio to the bare endpoint
-(target: at least 0.50 on the embedded default; PostgreSQL is printed for reference).
+    python bench/api.py [--duration 10] [--postgres postgresql://...]
+
+Prints requests/s and p50/p99 latency for each, and maproom's ratio to the bare endpoint.
 """
 
 from __future__ import annotations
@@ -46,6 +51,38 @@ async def get_project(id: str) -> dict:
     return PROJECT
 """
 
+# The write peer: the least a service must do to record a camera move durably, by hand. The
+# statements run inline on the event loop, which also serialises the writers (no lock waits).
+BARE_WRITE_APP = """
+import json, os, sqlite3, time
+from fastapi import FastAPI, Request
+
+app = FastAPI()
+db = sqlite3.connect(os.environ["BARE_DB"], isolation_level=None, check_same_thread=False)
+db.execute("PRAGMA journal_mode=WAL")
+db.execute("PRAGMA synchronous=NORMAL")
+db.execute("CREATE TABLE IF NOT EXISTS projects (id TEXT PRIMARY KEY, map_state TEXT, version INT)")
+db.execute("CREATE TABLE IF NOT EXISTS events "
+           "(id INTEGER PRIMARY KEY, project_id TEXT, type TEXT, payload TEXT, created_at TEXT)")
+db.execute("INSERT OR IGNORE INTO projects VALUES ('p', '{}', 1)")
+
+
+@app.post("/api/v1/sessions/{id}/map/actions")
+async def dispatch(id: str, request: Request) -> dict:
+    action = json.loads(await request.body())["actions"][0]
+    state = json.dumps({"center": action["center"], "zoom": 1.5})
+    db.execute("BEGIN IMMEDIATE")
+    db.execute("UPDATE projects SET map_state = ?, version = version + 1 WHERE id = 'p'", (state,))
+    db.execute("INSERT INTO events (project_id, type, payload, created_at) VALUES (?, ?, ?, ?)",
+               ("p", "action", json.dumps(action), time.strftime("%Y-%m-%d %H:%M:%S")))
+    db.execute("COMMIT")
+    return {"ok": True, "dispatched": 1, "layers": []}
+"""
+FLY_TO = '{"actions": [{"type": "fly_to", "center": [2.35, 48.86], "zoom": 9}]}'
+
+
+READERS, WRITERS = 64, 32  # connections
+
 
 @dataclass
 class Result:
@@ -56,10 +93,19 @@ class Result:
     non_2xx: int
 
 
-def wrk(name: str, url: str, key: str | None, opts: argparse.Namespace) -> Result:
-    command = ["wrk", "-t2", f"-c{opts.connections}", f"-d{opts.duration}s", "--latency", url]
+def wrk(
+    name: str,
+    url: str,
+    key: str | None,
+    opts: argparse.Namespace,
+    connections: int,
+    script: Path | None = None,
+) -> Result:
+    command = ["wrk", "-t2", f"-c{connections}", f"-d{opts.duration}s", "--latency", url]
     if key:
         command[1:1] = ["-H", f"Authorization: Bearer {key}"]
+    if script:
+        command[1:1] = ["-s", str(script)]
     # A short warm-up, then the measured run.
     subprocess.run([*command[:-2], "-d2s", url], check=True, capture_output=True)
     out = subprocess.run(command, check=True, capture_output=True, text=True).stdout
@@ -79,17 +125,32 @@ def _latency(out: str, percentile: str) -> float:
     return float(value) * {"us": 0.001, "ms": 1.0, "s": 1000.0}[unit]
 
 
-def bench_bare(workdir: Path, opts: argparse.Namespace) -> Result:
+def post_script(workdir: Path) -> Path:
+    """A wrk script that POSTs one fly_to per request."""
+    script = workdir / "fly_to.lua"
+    script.write_text(
+        'wrk.method = "POST"\n'
+        'wrk.headers["Content-Type"] = "application/json"\n'
+        f"wrk.body = '{FLY_TO}'\n"
+    )
+    return script
+
+
+def bench_bare(workdir: Path, opts: argparse.Namespace) -> tuple[Result, Result]:
     (workdir / "bare_app.py").write_text(BARE_APP)
-    env = {**os.environ, "PYTHONPATH": str(workdir)}
-    port = free_port()
-    with server(["bare_app:app"], env, workdir, port, probe="/api/v1/sessions/x") as bare:
-        return wrk("bare FastAPI", f"{bare.base}/api/v1/sessions/x", None, opts)
+    (workdir / "bare_write_app.py").write_text(BARE_WRITE_APP)
+    env = {**os.environ, "PYTHONPATH": str(workdir), "BARE_DB": str(workdir / "bare.db")}
+    with server(["bare_app:app"], env, workdir, free_port(), probe="/api/v1/sessions/x") as bare:
+        read = wrk("bare FastAPI", f"{bare.base}/api/v1/sessions/x", None, opts, READERS)
+    with server(["bare_write_app:app"], env, workdir, free_port(), probe="/docs") as bare:
+        url = f"{bare.base}/api/v1/sessions/p/map/actions"
+        write = wrk("bare FastAPI", url, None, opts, WRITERS, post_script(workdir))
+    return read, write
 
 
 def bench_maproom(
     name: str, workdir: Path, database_url: str | None, opts: argparse.Namespace
-) -> Result:
+) -> tuple[Result, Result]:
     env = maproom_env(
         workdir / name.replace(" ", "-"),
         database_url,
@@ -104,42 +165,54 @@ def bench_maproom(
         )
         created.raise_for_status()
         url = f"{base}/api/v1/sessions/{created.json()['id']}"
-        return wrk(name, url, key, opts)
+        read = wrk(name, url, key, opts, READERS)
+        write = wrk(name, f"{url}/map/actions", key, opts, WRITERS, post_script(workdir))
+        return read, write
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--duration", type=int, default=10, help="seconds per measured run")
-    parser.add_argument("--connections", type=int, default=64)
     parser.add_argument("--postgres", help="also measure maproom on this PostgreSQL database")
     opts = parser.parse_args()
     if not shutil.which("wrk"):
         raise SystemExit("bench/api.py needs wrk (apt-get install -y wrk)")
 
-    results: list[Result] = []
+    runs: list[tuple[Result, Result]] = []
     with tempfile.TemporaryDirectory(prefix="maproom-bench-") as tmp:
         workdir = Path(tmp)
-        results.append(bench_bare(workdir, opts))
-        results.append(bench_maproom("maproom SQLite", workdir, None, opts))
+        runs.append(bench_bare(workdir, opts))
+        runs.append(bench_maproom("maproom SQLite", workdir, None, opts))
         if opts.postgres:
-            results.append(bench_maproom("maproom PostgreSQL", workdir, opts.postgres, opts))
+            runs.append(bench_maproom("maproom PostgreSQL", workdir, opts.postgres, opts))
 
-    bare = results[0].requests_per_second
+    reads = [read for read, _ in runs]
+    writes = [write for _, write in runs]
+    report(f"read: GET /api/v1/sessions/{{id}}, wrk -t2 -c{READERS}", reads, opts)
+    report(f"write: POST .../map/actions, one fly_to, wrk -t2 -c{WRITERS}", writes, opts)
+    read_ratio = reads[1].requests_per_second / reads[0].requests_per_second
+    write_ratio = writes[1].requests_per_second / writes[0].requests_per_second
     print(
-        f"\nGET /api/v1/sessions/{{id}}: wrk -t2 -c{opts.connections} -d{opts.duration}s, "
-        "one uvicorn worker each\n"
+        f"\ntarget read: maproom (embedded SQLite) >= 0.50 of bare -> "
+        f"{'met' if read_ratio >= 0.5 else 'NOT met'} ({read_ratio:.2f})"
     )
+    write_met = write_ratio >= 0.5 and writes[1].p99_ms < 50
+    print(
+        f"target write: maproom (embedded SQLite) >= 0.50 of bare and p99 < 50 ms -> "
+        f"{'met' if write_met else 'NOT met'} ({write_ratio:.2f}, p99 {writes[1].p99_ms:.1f} ms)"
+    )
+
+
+def report(title: str, results: list[Result], opts: argparse.Namespace) -> None:
+    """One table: each server's figures and its ratio to the first (bare) one."""
+    bare = results[0].requests_per_second
+    print(f"\n{title} -d{opts.duration}s, one uvicorn worker each\n")
     print(f"{'server':<22}{'req/s':>10}{'p50 ms':>10}{'p99 ms':>10}{'ratio':>8}{'non-2xx':>9}")
     for r in results:
         print(
             f"{r.name:<22}{r.requests_per_second:>10.0f}{r.p50_ms:>10.2f}{r.p99_ms:>10.2f}"
             f"{r.requests_per_second / bare:>8.2f}{r.non_2xx:>9}"
         )
-    embedded = results[1].requests_per_second / bare
-    print(
-        f"\ntarget: maproom (embedded SQLite default) >= 0.50 of bare req/s -> "
-        f"{'met' if embedded >= 0.5 else 'NOT met'} ({embedded:.2f})"
-    )
 
 
 if __name__ == "__main__":

@@ -7,6 +7,7 @@ import os
 import socket
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -84,3 +85,56 @@ def maproom(env: dict[str, str], cwd: Path) -> Iterator[tuple[Server, str]]:
     key = create_key(env)
     with server(["maproom.app:app_from_env", "--factory"], env, cwd, free_port()) as started:
         yield started, key
+
+
+def _status_kb(pid: int, field: str) -> int:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith(f"{field}:"):
+            return int(line.split()[1])
+    raise KeyError(field)
+
+
+class PeakGrowth:
+    """A process's peak RSS growth over a `with` block, in bytes, as `growth` (see module doc)."""
+
+    def __init__(self, pid: int) -> None:
+        self.pid = pid
+        self.growth = 0
+        self.method = "VmHWM after clear_refs"
+        self._stop = threading.Event()
+        self._sampler: threading.Thread | None = None
+        self._sampled_kb = 0
+
+    def __enter__(self) -> PeakGrowth:
+        self._before_kb = _status_kb(self.pid, "VmRSS")
+        try:
+            Path(f"/proc/{self.pid}/clear_refs").write_text("5")  # VmHWM := current RSS
+        except OSError:
+            self.method = "VmRSS sampled every 10 ms"
+            self._sampled_kb = self._before_kb
+            self._sampler = threading.Thread(target=self._sample, daemon=True)
+            self._sampler.start()
+        return self
+
+    def _sample(self) -> None:
+        while not self._stop.wait(0.01):
+            self._sampled_kb = max(self._sampled_kb, _status_kb(self.pid, "VmRSS"))
+
+    def __exit__(self, *exc: object) -> None:
+        if self._sampler is None:
+            peak_kb = _status_kb(self.pid, "VmHWM")
+        else:
+            self._stop.set()
+            self._sampler.join()
+            peak_kb = max(self._sampled_kb, _status_kb(self.pid, "VmRSS"))
+        self.growth = max(0, peak_kb - self._before_kb) * 1024
+
+
+def serving_pid(process: subprocess.Popen[bytes]) -> int:
+    """The pid of the process that serves: uvicorn itself, which must have no worker children."""
+    pid = process.pid
+    cmdline = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
+    children = Path(f"/proc/{pid}/task/{pid}/children")
+    if b"uvicorn" not in cmdline or (children.exists() and children.read_text().strip()):
+        raise SystemExit(f"process {pid} is not a lone uvicorn worker: {cmdline}")
+    return pid

@@ -39,7 +39,6 @@ import os
 import shutil
 import subprocess
 import tempfile
-import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -47,7 +46,7 @@ from typing import Any
 
 import httpx
 import numpy as np
-from harness import maproom, maproom_env
+from harness import PeakGrowth, maproom, maproom_env, serving_pid
 
 MB = 1_048_576
 KINDS = ("school", "clinic", "market", "park", "depot")
@@ -169,59 +168,6 @@ def peer(command: list[str], target: Path) -> Run:
     if done.returncode != 0:
         raise SystemExit(f"{command[0]} failed ({done.returncode}): {log.read_text()}")
     return Run(seconds, int(rss.read_text().split()[-1]) * 1024, target.stat().st_size)
-
-
-def _status_kb(pid: int, field: str) -> int:
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith(f"{field}:"):
-            return int(line.split()[1])
-    raise KeyError(field)
-
-
-class PeakGrowth:
-    """A process's peak RSS growth over a `with` block, in bytes, as `growth` (see module doc)."""
-
-    def __init__(self, pid: int) -> None:
-        self.pid = pid
-        self.growth = 0
-        self.method = "VmHWM after clear_refs"
-        self._stop = threading.Event()
-        self._sampler: threading.Thread | None = None
-        self._sampled_kb = 0
-
-    def __enter__(self) -> PeakGrowth:
-        self._before_kb = _status_kb(self.pid, "VmRSS")
-        try:
-            Path(f"/proc/{self.pid}/clear_refs").write_text("5")  # VmHWM := current RSS
-        except OSError:
-            self.method = "VmRSS sampled every 10 ms"
-            self._sampled_kb = self._before_kb
-            self._sampler = threading.Thread(target=self._sample, daemon=True)
-            self._sampler.start()
-        return self
-
-    def _sample(self) -> None:
-        while not self._stop.wait(0.01):
-            self._sampled_kb = max(self._sampled_kb, _status_kb(self.pid, "VmRSS"))
-
-    def __exit__(self, *exc: object) -> None:
-        if self._sampler is None:
-            peak_kb = _status_kb(self.pid, "VmHWM")
-        else:
-            self._stop.set()
-            self._sampler.join()
-            peak_kb = max(self._sampled_kb, _status_kb(self.pid, "VmRSS"))
-        self.growth = max(0, peak_kb - self._before_kb) * 1024
-
-
-def serving_pid(process: subprocess.Popen[bytes]) -> int:
-    """The pid of the process that serves: uvicorn itself, which must have no worker children."""
-    pid = process.pid
-    cmdline = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
-    children = Path(f"/proc/{pid}/task/{pid}/children")
-    if b"uvicorn" not in cmdline or (children.exists() and children.read_text().strip()):
-        raise SystemExit(f"process {pid} is not a lone uvicorn worker: {cmdline}")
-    return pid
 
 
 def upload(

@@ -219,7 +219,12 @@ async def bench_baseline(workdir: Path, mode: str, n: int, events: int) -> Resul
 async def bench_maproom(workdir: Path, n: int, events: int) -> Result:
     from harness import maproom
 
-    env = maproom_env(workdir / f"data-{n}", None, MAPROOM_RATE_LIMIT_PER_MINUTE="1000000")
+    env = maproom_env(
+        workdir / f"data-{n}",
+        None,
+        MAPROOM_RATE_LIMIT_PER_MINUTE="1000000",
+        MAPROOM_PUBLIC_RATE_LIMIT_PER_MINUTE="1000000",  # every viewer comes from 127.0.0.1
+    )
     with maproom(env, workdir) as (started, key):
         headers = {"Authorization": f"Bearer {key}"}
         async with httpx.AsyncClient(base_url=started.base, headers=headers, timeout=30) as api:

@@ -5,6 +5,8 @@ from __future__ import annotations
 import contextlib
 import gc
 import logging
+import shutil
+import threading
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -16,12 +18,20 @@ from fastapi.staticfiles import StaticFiles
 
 from maproom import __version__, geo
 from maproom.api import errors, openapi
-from maproom.api.middleware import AuthMiddleware, IdempotencyMiddleware, RequestContextMiddleware
+from maproom.api.middleware import (
+    AuthMiddleware,
+    BodyLimitMiddleware,
+    IdempotencyMiddleware,
+    PublicLimitMiddleware,
+    RequestContextMiddleware,
+)
 from maproom.api.responses import json_response
-from maproom.api.routes import files, keys, layers, map_actions, meta, pages, projects, views
+from maproom.api.routes import chat, files, keys, layers, map_actions, meta, pages, projects, views
+from maproom.domain import usage
+from maproom.domain.layers import profile_missing
 from maproom.errors import ServiceUnavailable
-from maproom.services import Services
-from maproom.settings import Settings
+from maproom.runtime import Services
+from maproom.settings import MB, Settings
 from maproom.storage import migrate
 from maproom.web import assets
 
@@ -39,8 +49,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         await anyio.to_thread.run_sync(migrate.upgrade, services.db)
         await anyio.to_thread.run_sync(geo.warm_up)
+        await anyio.to_thread.run_sync(services.agent.prepare)
         services.hub.start()
         Path(settings.data_dir).mkdir(parents=True, exist_ok=True)
+        swept = await anyio.to_thread.run_sync(services.blobs.sweep_scratch)
+        if swept:
+            log.info("removed %d scratch entries left by processes that stopped", swept)
         # Everything alive now (modules, routes, models) lives as long as the process: keep it
         # out of the collector's full passes, which would otherwise rescan it every few
         # thousand requests and show up as latency spikes.
@@ -49,12 +63,17 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         # Fewer young-generation passes: a broadcast to thousands of live streams allocates
         # in bursts, and each default pass (every 700 allocations) is a pause for all of them.
         gc.set_threshold(GC_YOUNG_THRESHOLD, *gc.get_threshold()[1:])
+        stopping = threading.Event()
         async with anyio.create_task_group() as tasks:
             tasks.start_soon(_flush_usage_forever, services)
+            tasks.start_soon(_profile_missing, services, stopping)
+            tasks.start_soon(_measure_unmeasured, services, stopping)
             try:
                 yield
             finally:
+                stopping.set()  # lets the profiling thread end before the database closes
                 tasks.cancel_scope.cancel()
+        services.tiles.close()
         await anyio.to_thread.run_sync(services.meter.flush, services.db)
         services.db.dispose()
 
@@ -71,11 +90,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     errors.install(app)
     # The routers' routes join the app's own list instead of being included: FastAPI wraps an
     # included router in a layer that matches every request twice, which costs more than the
-    # project read on the hot path (docs/performance.md). The hottest routes come first.
-    routers = [projects.router, layers.router, files.router, map_actions.router, views.router]
-    routers += [keys.router]
+    # project read on the hot path (docs/performance.md). Routes are matched one by one, in
+    # order, so the hottest come first: reading a project, then dispatching actions.
+    routers = [projects.router, map_actions.router, layers.router, files.router, views.router]
+    routers += [chat.router, keys.router]
     for router in (*routers, meta.router, pages.router):
         app.router.routes.extend(router.routes)
+    app.router.routes.sort(key=_hot_first)
     app.mount(meta.DOCS_ASSETS, StaticFiles(directory=meta.SWAGGER_DIR), name="docs-assets")
     app.mount(pages.STATIC_PREFIX, StaticFiles(directory=pages.WEB_DIR / "static"), name="static")
     app.mount(pages.VENDOR_PREFIX, StaticFiles(directory=assets.vendor_dir()), name="vendor")
@@ -96,16 +117,34 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             raise ServiceUnavailable("database unreachable") from None
         try:
             await anyio.to_thread.run_sync(services.blobs.ping)
+            free = await anyio.to_thread.run_sync(_free_bytes, services)
         except OSError as exc:
             log.warning("readiness: storage unusable: %s", exc)
             raise ServiceUnavailable("storage unusable") from None
+        if free < settings.min_free_mb * MB:
+            log.warning("readiness: %d MB free, under MAPROOM_MIN_FREE_MB", free // MB)
+            raise ServiceUnavailable(
+                f"storage nearly full: {free // MB} MB free, under MAPROOM_MIN_FREE_MB"
+            )
         return json_response({"status": "ready", "checks": {"database": "ok", "storage": "ok"}})
 
-    # Added innermost first: the request context wraps everything, auth wraps idempotency.
+    # Added innermost first: the request context wraps everything, auth wraps the body limit,
+    # which wraps idempotency (which reads bodies).
     app.add_middleware(IdempotencyMiddleware, services=services)
+    app.add_middleware(BodyLimitMiddleware, services=services)
     app.add_middleware(AuthMiddleware, services=services)
-    app.add_middleware(RequestContextMiddleware)
+    app.add_middleware(PublicLimitMiddleware, services=services)
+    app.add_middleware(RequestContextMiddleware, services=services)
     return app
+
+
+HOT_ENDPOINTS = (projects.get_project, map_actions.dispatch_actions)
+
+
+def _hot_first(route: object) -> int:
+    """Sort key putting the hottest endpoints first, the others in their order (stable)."""
+    endpoint = getattr(route, "endpoint", None)
+    return HOT_ENDPOINTS.index(endpoint) if endpoint in HOT_ENDPOINTS else len(HOT_ENDPOINTS)
 
 
 async def _flush_usage_forever(services: Services) -> None:
@@ -115,6 +154,39 @@ async def _flush_usage_forever(services: Services) -> None:
             await anyio.to_thread.run_sync(services.meter.flush, services.db)
         except Exception:
             log.exception("could not write usage counters; will retry")
+
+
+async def _profile_missing(services: Services, stopping: threading.Event) -> None:
+    """Gather the field statistics of layers stored before maproom kept them (once, at start)."""
+    try:
+        done = await anyio.to_thread.run_sync(
+            profile_missing, services.db, services.blobs, stopping
+        )
+    except Exception:
+        log.exception("could not gather the field statistics of older layers")
+        return
+    if done:
+        log.info("gathered the field statistics of %d older layers", done)
+
+
+async def _measure_unmeasured(services: Services, stopping: threading.Event) -> None:
+    """Measure the stored files of before maproom counted bytes (once, at start)."""
+    try:
+        done = await anyio.to_thread.run_sync(
+            usage.measure_unmeasured, services.db, services.blobs, stopping
+        )
+    except Exception:
+        log.exception("could not measure the storage of older files")
+        return
+    if done:
+        log.info("measured the storage of %d older files", done)
+
+
+def _free_bytes(services: Services) -> int:
+    """The least free space of the data dir (the embedded database) and the blob store."""
+    data_dir = Path(services.settings.data_dir)
+    data_dir.mkdir(parents=True, exist_ok=True)
+    return min(shutil.disk_usage(data_dir).free, services.blobs.free_bytes())
 
 
 def app_from_env() -> FastAPI:

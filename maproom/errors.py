@@ -16,11 +16,18 @@ as `{"error": {"code", "message", "details"}}`. Nothing here imports the web fra
     ├── UnsupportedMediaType    415 unsupported_media_type
     ├── RateLimited             429 rate_limited
     ├── InternalError           500 internal_error
-    └── ServiceUnavailable      503 service_unavailable
+    ├── BadGateway              502 bad_gateway
+    ├── ServiceUnavailable      503 service_unavailable
+    ├── GatewayTimeout          504 gateway_timeout
+    └── InsufficientStorage     507 insufficient_storage
+
+`storage_full(exc)` tells whether an exception from below (the file system, SQLite,
+PostgreSQL, an object store) means that there is no room left: the request then answers 507.
 """
 
 from __future__ import annotations
 
+import errno
 from typing import Any
 
 
@@ -120,10 +127,53 @@ class InternalError(MaproomError):
     status, code, default_message = 500, "internal_error", "Internal error"
 
 
+class BadGateway(MaproomError):
+    """A remote source (a remote COG, the configured LLM) failed or answered nonsense."""
+
+    status, code, default_message = 502, "bad_gateway", "A remote source failed"
+
+
+class GatewayTimeout(MaproomError):
+    """A remote source did not answer in time."""
+
+    status, code, default_message = 504, "gateway_timeout", "A remote source did not answer in time"
+
+
 class ServiceUnavailable(MaproomError):
     """A dependency (database, storage) is not reachable."""
 
     status, code, default_message = 503, "service_unavailable", "Service unavailable"
+
+
+class InsufficientStorage(MaproomError):
+    """The disk or the object store is full; nothing of the request was kept."""
+
+    status, code = 507, "insufficient_storage"
+    default_message = "No storage space left; nothing was stored"
+
+
+FULL_ERRNOS = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EFBIG})
+FULL_TEXTS = ("database or disk is full", "no space left on device", "disk full",
+              "could not extend file", "quota exceeded")  # fmt: skip
+
+
+def storage_full(exc: BaseException) -> bool:
+    """Whether `exc`, or an exception it was raised from, says that storage is full."""
+    seen: set[int] = set()
+    current: BaseException | None = exc
+    while current is not None and id(current) not in seen:
+        seen.add(id(current))
+        if isinstance(current, InsufficientStorage):
+            return True
+        if isinstance(current, OSError) and current.errno in FULL_ERRNOS:
+            return True
+        text = str(current).lower()
+        if type(current).__name__ in ("OperationalError", "DiskFull") and any(
+            t in text for t in FULL_TEXTS
+        ):
+            return True
+        current = current.__cause__ or current.__context__
+    return False
 
 
 def field_error(path: str, message: str) -> BadRequest:

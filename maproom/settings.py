@@ -30,12 +30,23 @@ class Settings(BaseSettings):
         ge=1,
         validation_alias=AliasChoices("UPLOAD_MAX_SIZE_MB", "MAPROOM_UPLOAD_MAX_SIZE_MB"),
     )
+    # The largest JSON request body (uploads and reports have their own limits).
+    max_body_mb: int = Field(default=16, ge=1)
+    # Requests per minute to the keyless pages and their data, per link and client address.
+    public_rate_limit_per_minute: int = Field(default=1200, ge=1)
+    # Below this much free space in the data dir, /readyz answers 503.
+    min_free_mb: int = Field(default=100, ge=0)
     # Hosts, addresses or CIDR networks the server may fetch from although they are not public
     # (comma-separated), e.g. a COG server on the same private network.
     fetch_allowlist: str = ""
+    # Seconds the server waits on a remote source (a remote COG) per request.
+    fetch_timeout_s: float = Field(default=10.0, gt=0, le=300)
+    # An OpenAI-compatible chat-completions endpoint for the chat agent; unset: the built-in one.
     llm_base_url: str | None = None
     llm_api_key: str | None = None
     llm_model: str | None = None
+    llm_timeout_s: float = Field(default=60.0, gt=0, le=3600)
+    llm_max_steps: int = Field(default=8, ge=1, le=100)
     # Set by `maproom serve --workers N` for its children: per-process caches that cannot be
     # invalidated across processes (the API-key cache) switch off when more than one runs.
     workers: int = Field(default=1, ge=1)
@@ -47,6 +58,17 @@ class Settings(BaseSettings):
             return None
         if not value.startswith(("http://", "https://")):
             raise ValueError("MAPROOM_PUBLIC_URL must be an http(s) origin")
+        return value.rstrip("/")
+
+    @field_validator("llm_base_url")
+    @classmethod
+    def _llm_url(cls, value: str | None) -> str | None:
+        if value is None or not value.strip():
+            return None
+        if not value.startswith(("http://", "https://")):
+            raise ValueError(
+                "MAPROOM_LLM_BASE_URL must be an http(s) URL, such as http://127.0.0.1:11434/v1"
+            )
         return value.rstrip("/")
 
     @model_validator(mode="after")
@@ -78,9 +100,19 @@ class Settings(BaseSettings):
         return self.upload_max_size_mb * MB
 
     @property
+    def max_body_bytes(self) -> int:
+        """The JSON body ceiling in bytes."""
+        return self.max_body_mb * MB
+
+    @property
     def fetch_allowed(self) -> tuple[str, ...]:
         """`MAPROOM_FETCH_ALLOWLIST` as a tuple of entries."""
         return tuple(entry.strip() for entry in self.fetch_allowlist.split(",") if entry.strip())
+
+    @property
+    def chat_turn_seconds(self) -> float:
+        """How long a chat turn may hold its project before another may take over."""
+        return self.llm_timeout_s * (self.llm_max_steps + 1) + 30
 
     @property
     def is_sqlite(self) -> bool:

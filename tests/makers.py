@@ -120,3 +120,71 @@ def pdf() -> bytes:
         b"3 0 obj<</Type/Page/Parent 2 0 R/MediaBox[0 0 100 100]>>endobj\n"
         b"trailer<</Root 1 0 R>>\n%%EOF\n"
     )
+
+
+XLSX_PARTS = {
+    "[Content_Types].xml": (
+        '<?xml version="1.0" encoding="UTF-8"?><Types xmlns="http://schemas.openxmlformats.org/'
+        'package/2006/content-types"><Default Extension="rels" ContentType="application/'
+        'vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType='
+        '"application/xml"/><Override PartName="/xl/workbook.xml" ContentType="application/'
+        'vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml"/><Override PartName='
+        '"/xl/worksheets/sheet1.xml" ContentType="application/vnd.openxmlformats-'
+        'officedocument.spreadsheetml.worksheet+xml"/></Types>'
+    ),
+    "_rels/.rels": (
+        '<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.'
+        'openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://'
+        'schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" '
+        'Target="xl/workbook.xml"/></Relationships>'
+    ),
+    "xl/workbook.xml": (
+        '<?xml version="1.0" encoding="UTF-8"?><workbook xmlns="http://schemas.openxmlformats.'
+        'org/spreadsheetml/2006/main" xmlns:r="http://schemas.openxmlformats.org/'
+        'officeDocument/2006/relationships"><sheets><sheet name="data" sheetId="1" r:id="rId1"/>'
+        "</sheets></workbook>"
+    ),
+    "xl/_rels/workbook.xml.rels": (
+        '<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.'
+        'openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://'
+        'schemas.openxmlformats.org/officeDocument/2006/relationships/worksheet" '
+        'Target="worksheets/sheet1.xml"/></Relationships>'
+    ),
+}
+
+
+def xlsx_rows(path: Path, rows: int, *, same: bool = False) -> Path:
+    """A workbook of `rows` points (name, lat, lon, n), written as XML straight into the zip,
+    row after row: a few MB of XLSX can hold hundreds of MB of sheet (`same`: every row alike,
+    which compresses several hundred times)."""
+    import zipfile
+
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED, compresslevel=9) as book:
+        for name, text in XLSX_PARTS.items():
+            book.writestr(name, text)
+        with book.open("xl/worksheets/sheet1.xml", "w", force_zip64=True) as sheet:
+            sheet.write(
+                b'<?xml version="1.0" encoding="UTF-8"?><worksheet xmlns="http://schemas.'
+                b'openxmlformats.org/spreadsheetml/2006/main"><sheetData><row r="1">'
+                b'<c r="A1" t="inlineStr"><is><t>name</t></is></c><c r="B1" t="inlineStr"><is>'
+                b'<t>lat</t></is></c><c r="C1" t="inlineStr"><is><t>lon</t></is></c>'
+                b'<c r="D1" t="inlineStr"><is><t>n</t></is></c></row>'
+            )
+            for start in range(0, rows, 10_000):
+                chunk = []
+                for i in range(start, min(rows, start + 10_000)):
+                    if same:  # cell references are optional in OOXML
+                        chunk.append(
+                            '<row><c t="inlineStr"><is><t>p</t></is></c><c><v>1.5</v></c>'
+                            "<c><v>2.5</v></c><c><v>7</v></c></row>"
+                        )
+                        continue
+                    r = i + 2
+                    chunk.append(
+                        f'<row r="{r}"><c r="A{r}" t="inlineStr"><is><t>p{i}</t></is></c>'
+                        f'<c r="B{r}"><v>{(i % 160) - 80}.5</v></c><c r="C{r}"><v>'
+                        f'{(i % 340) - 170}.25</v></c><c r="D{r}"><v>{i}</v></c></row>'
+                    )
+                sheet.write("".join(chunk).encode())
+            sheet.write(b"</sheetData></worksheet>")
+    return path

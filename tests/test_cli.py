@@ -96,3 +96,66 @@ async def test_keys_create_refuses_bad_input(
     assert result.returncode == 2
     assert result.stdout == ""
     assert result.stderr.startswith("maproom: ")
+
+
+async def test_keys_create_says_which_database_it_wrote_to(
+    app: FastAPI, settings: Settings, tmp_path: Path
+) -> None:
+    result = run_cli(settings, tmp_path, "keys", "create", "--account", "d@example.com")
+    assert result.returncode == 0, result.stderr
+    where = "postgresql" if settings.database_url else str(settings.data_dir.resolve())
+    assert "d@example.com" in result.stderr and where in result.stderr
+    assert "hunter" not in result.stderr  # no password, ever
+
+
+async def test_data_dir_option_points_every_command_at_that_folder(
+    app: FastAPI, settings: Settings, client: httpx.AsyncClient, tmp_path: Path
+) -> None:
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    # Run from another folder, with MAPROOM_DATA_DIR naming some third place: the option wins.
+    stray = Settings(
+        _env_file=None, data_dir=tmp_path / "stray", database_url=settings.database_url
+    )
+    made = run_cli(stray, elsewhere, "keys", "create", "--account", "e@example.com",
+                   "--data-dir", str(settings.data_dir))  # fmt: skip
+    assert made.returncode == 0, made.stderr
+    key = made.stdout.strip()
+    assert (await client.get("/api/v1/verify", headers=bearer(key))).status_code == 200
+    assert not (tmp_path / "stray").exists()
+    assert not (elsewhere / ".maproom").exists()
+
+    listed = run_cli(stray, elsewhere, "keys", "list", "--data-dir", str(settings.data_dir))
+    assert listed.returncode == 0, listed.stderr
+    assert "e@example.com" in listed.stdout and key not in listed.stdout
+    key_id = (await client.get("/api/v1/verify", headers=bearer(key))).json()["key"]["id"]
+    assert key_id in listed.stdout
+
+    revoked = run_cli(stray, elsewhere, "keys", "revoke", key_id,
+                      "--data-dir", str(settings.data_dir))  # fmt: skip
+    assert revoked.returncode == 0, revoked.stderr
+    assert key_id in revoked.stderr
+    app.state.services.authenticator.forget(key_id)  # this test's server caches keys
+    assert_error(await client.get("/api/v1/verify", headers=bearer(key)), 401, "unauthorized")
+    again = run_cli(stray, elsewhere, "keys", "revoke", key_id,
+                    "--data-dir", str(settings.data_dir))  # fmt: skip
+    assert again.returncode == 2 and again.stderr.startswith("maproom: ")
+
+
+async def test_keys_list_of_one_account(app: FastAPI, settings: Settings, tmp_path: Path) -> None:
+    for email in ("f@example.com", "g@example.com"):
+        assert run_cli(settings, tmp_path, "keys", "create", "--account", email).returncode == 0
+    listed = run_cli(settings, tmp_path, "keys", "list", "--account", "f@example.com")
+    assert listed.returncode == 0, listed.stderr
+    assert "f@example.com" in listed.stdout and "g@example.com" not in listed.stdout
+
+
+def test_version(tmp_path: Path) -> None:
+    from maproom import __version__
+
+    result = subprocess.run(
+        [sys.executable, "-m", "maproom.cli", "--version"],
+        capture_output=True, text=True, timeout=60, check=False, cwd=tmp_path,
+    )  # fmt: skip
+    assert result.returncode == 0
+    assert result.stdout == f"maproom {__version__}\n"

@@ -9,10 +9,14 @@ The check is a wrapper around the route's handler rather than a FastAPI dependen
 read path a dependency costs more than the database read it guards (see docs/performance.md).
 Endpoints take the `Request` and get their `Caller` from it.
 
-Domain functions are synchronous. `Caller.read` runs a read inline when the database is the
-embedded SQLite (a WAL snapshot read never waits on a lock and takes microseconds, far less
-than a hop to a worker thread), and in the thread pool otherwise; `Caller.write` always uses
-the thread pool, since a write may wait for the database's write lock.
+Domain functions are synchronous. On the embedded SQLite, `Caller.read` runs a read inline
+(a WAL snapshot read never waits on a lock and takes microseconds, far less than a hop to a
+worker thread) and `Caller.change` runs a short change inline too: SQLite takes one writer at a
+time anyway, and a change run on the event loop costs a fraction of a millisecond, while one
+run in a worker thread waits for the interpreter lock behind the busy event loop at each
+statement (docs/performance.md). `Caller.write` is for changes that do slow work besides
+(conversions, blob copies and deletes): always in the thread pool. On PostgreSQL everything
+runs in the thread pool.
 """
 
 from __future__ import annotations
@@ -30,7 +34,7 @@ from fastapi.routing import APIRoute
 
 from maproom.domain.keys import Principal
 from maproom.errors import Unauthorized
-from maproom.services import Services
+from maproom.runtime import Services
 
 T = TypeVar("T")
 F = TypeVar("F", bound=Callable[..., Any])
@@ -116,17 +120,28 @@ class Caller:
         """The caller of a request that a `ScopedRoute` has let through."""
         return cls(request.scope["state"]["principal"], request.app.state.services)
 
-    async def read(self, fn: Callable[..., T], /, **kwargs: Any) -> T:
-        """Run a domain read for this caller."""
-        call = functools.partial(fn, self.services.db, principal=self.principal, **kwargs)
+    async def run_change(self, fn: Callable[..., T], /, *args: Any, **kwargs: Any) -> T:
+        """Run a short blocking domain call as `change` does (its arguments given whole)."""
+        call = functools.partial(fn, *args, **kwargs)
         if self.services.db.is_sqlite:
             return call()
         return await anyio.to_thread.run_sync(call)
 
+    async def run_write(self, fn: Callable[..., T], /, *args: Any, **kwargs: Any) -> T:
+        """Run a blocking domain call that does slow work, in the thread pool."""
+        return await anyio.to_thread.run_sync(functools.partial(fn, *args, **kwargs))
+
+    async def read(self, fn: Callable[..., T], /, **kwargs: Any) -> T:
+        """Run a domain read for this caller."""
+        return await self.run_change(fn, self.services.db, principal=self.principal, **kwargs)
+
+    async def change(self, fn: Callable[..., T], /, **kwargs: Any) -> T:
+        """Run a short domain change for this caller (see the module docstring)."""
+        return await self.run_change(fn, self.services.db, principal=self.principal, **kwargs)
+
     async def write(self, fn: Callable[..., T], /, **kwargs: Any) -> T:
-        """Run a domain change for this caller, off the event loop."""
-        call = functools.partial(fn, self.services.db, principal=self.principal, **kwargs)
-        return await anyio.to_thread.run_sync(call)
+        """Run a domain change that does slow work besides, off the event loop."""
+        return await self.run_write(fn, self.services.db, principal=self.principal, **kwargs)
 
 
 async def get_if_match(

@@ -3,15 +3,15 @@ GeoJSON document and its tiles."""
 
 from __future__ import annotations
 
+import functools
 from typing import Any, Literal
 
 import anyio.to_thread
 from fastapi.responses import Response, StreamingResponse
 
-from maproom.domain.fetching import check_fetchable
 from maproom.domain.tiles import MEDIA_TYPES, check_request, source_of
 from maproom.errors import NotFound
-from maproom.services import Services
+from maproom.runtime import Services
 
 TileFormat = Literal["pbf", "png", "webp"]
 TILE_HEADERS = {"Cache-Control": "private, max-age=86400"}
@@ -40,10 +40,13 @@ async def tile_response(services: Services, row: Any, z: int, x: int, y: int, fm
         if fmt == "pbf":
             tile = await anyio.to_thread.run_sync(cache.make_vector, source, z, x, y)
         else:
-            if row.data_key is None:  # a remote COG: its host is checked at every fetch
-                allowed = services.settings.fetch_allowed
-                await anyio.to_thread.run_sync(check_fetchable, source, allowed)
-            tile = await anyio.to_thread.run_sync(cache.make_raster, source, z, x, y, fmt)
+            settings = services.settings
+            make = functools.partial(
+                cache.make_raster,
+                allowlist=settings.fetch_allowed,
+                timeout=settings.fetch_timeout_s,
+            )
+            tile = await anyio.to_thread.run_sync(make, source, z, x, y, fmt)
     if tile is None:
         return Response(status_code=204, headers=TILE_HEADERS)
     return Response(tile, media_type=MEDIA_TYPES[fmt], headers=TILE_HEADERS)

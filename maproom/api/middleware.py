@@ -18,15 +18,19 @@ from maproom.api import API_PREFIX
 from maproom.domain import idempotency
 from maproom.domain.keys import hash_key, looks_like_key
 from maproom.domain.ratelimit import RateDecision
+from maproom.domain.urlpolicy import ALLOWED
 from maproom.errors import (
     BadRequest,
+    InsufficientStorage,
     InternalError,
     MaproomError,
     PayloadTooLarge,
     RateLimited,
     Unauthorized,
+    storage_full,
 )
-from maproom.services import Services
+from maproom.logs import REQUEST_ID
+from maproom.runtime import Services
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
@@ -62,10 +66,13 @@ def _header(scope: Scope, name: bytes) -> str | None:
 
 
 class RequestContextMiddleware:
-    """Gives every response an `X-Request-Id` and turns any crash into a 500 envelope."""
+    """Gives every response an `X-Request-Id` and turns any crash into a 500 envelope (a full
+    disk into 507); sets what the request's code reads from context (its id, the fetch
+    allow-list)."""
 
-    def __init__(self, app: ASGIApp) -> None:
+    def __init__(self, app: ASGIApp, services: Services) -> None:
         self.app = app
+        self.allowed = services.settings.fetch_allowed
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -86,9 +93,16 @@ class RequestContextMiddleware:
                 ]
             await send(message)
 
+        token = REQUEST_ID.set(request_id)
+        ALLOWED.set(self.allowed)
         try:
             await self.app(scope, receive, send_with_id)
-        except Exception:
+        except Exception as exc:
+            if storage_full(exc) and not started:
+                log.error("storage full in request %s %s (request id %s): %s",
+                          scope.get("method"), scope.get("path"), request_id, exc)  # fmt: skip
+                await send_error(send_with_id, InsufficientStorage(), [])
+                return
             log.exception(
                 "unhandled error in request %s %s (request id %s)",
                 scope.get("method"),
@@ -101,6 +115,8 @@ class RequestContextMiddleware:
                 f"Internal error; quote request id {request_id} when reporting it"
             )
             await send_error(send_with_id, error, [])
+        finally:
+            REQUEST_ID.reset(token)
 
 
 class AuthMiddleware:
@@ -163,6 +179,36 @@ class AuthMiddleware:
         return auth.cached(digest) or await anyio.to_thread.run_sync(auth.lookup, token, digest)
 
 
+class PublicLimitMiddleware:
+    """Rate limits the keyless pages and their data (`/live/*`, `/embed/*`, `/r/*`) per link
+    and client address: `MAPROOM_PUBLIC_RATE_LIMIT_PER_MINUTE`, then 429 with `Retry-After`.
+    The client address is the connection's (uvicorn puts a trusted proxy's
+    `X-Forwarded-For` there)."""
+
+    PREFIXES = ("live", "embed", "r")
+
+    def __init__(self, app: ASGIApp, services: Services) -> None:
+        self.app = app
+        self.limiter = services.public_limiter
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        parts = scope.get("path", "").split("/", 3) if scope["type"] == "http" else []
+        if len(parts) < 3 or parts[1] not in self.PREFIXES or not parts[2]:
+            await self.app(scope, receive, send)
+            return
+        client = (scope.get("client") or ("?", 0))[0]
+        decision = await self.limiter.hit(f"{parts[1]}:{parts[2]}:{client}")
+        if not decision.allowed:
+            error = RateLimited(
+                f"More than {decision.limit} requests per minute to this link from your "
+                f"address; retry in {decision.retry_after} s",
+                headers={"Retry-After": str(decision.retry_after)},
+            )
+            await send_error(send, error, rate_headers(decision))
+            return
+        await self.app(scope, receive, send)
+
+
 def rate_headers(decision: RateDecision) -> list[tuple[bytes, bytes]]:
     """The RateLimit-* headers of a decision."""
     return [
@@ -170,6 +216,72 @@ def rate_headers(decision: RateDecision) -> list[tuple[bytes, bytes]]:
         (b"ratelimit-remaining", str(decision.remaining).encode()),
         (b"ratelimit-reset", str(decision.reset).encode()),
     ]
+
+
+class BodyLimitMiddleware:
+    """413 for a request body over its ceiling, before it is read whole: at once when
+    `Content-Length` says so, else as soon as the bytes received pass it (chunked bodies).
+
+    JSON and other bodies may be `MAPROOM_MAX_BODY_MB`; `multipart/form-data` (uploads) the
+    upload ceiling plus room for the form's own parts, which the upload parser then checks
+    exactly."""
+
+    MULTIPART_ROOM = 1_048_576
+
+    def __init__(self, app: ASGIApp, services: Services) -> None:
+        self.app = app
+        self.settings = services.settings
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        kind = (_header(scope, b"content-type") or "").lower()
+        multipart = kind.startswith("multipart/form-data")
+        limit = (
+            self.settings.upload_max_bytes + self.MULTIPART_ROOM
+            if multipart
+            else self.settings.max_body_bytes
+        )
+        error = PayloadTooLarge(
+            f"The request body is over {limit // 1_048_576} MB"
+            + ("" if multipart else " (MAPROOM_MAX_BODY_MB)")
+        )
+        declared = _header(scope, b"content-length")
+        if declared is not None and declared.isdigit() and int(declared) > limit:
+            await send_error(send, error, [])
+            return
+        received = 0
+        started = refused = False
+
+        async def counted() -> Message:
+            # Past the ceiling, the 413 goes out at once, and the application is told that
+            # the client left (whatever it answers then is dropped).
+            nonlocal received, refused
+            if refused:
+                return {"type": "http.disconnect"}
+            message = await receive()
+            if message["type"] == "http.request":
+                received += len(message.get("body", b""))
+                if received > limit:
+                    refused = True
+                    if not started:
+                        await send_error(send, error, [])
+                    return {"type": "http.disconnect"}
+            return message
+
+        async def tracked(message: Message) -> None:
+            nonlocal started
+            if refused:
+                return
+            started = started or message["type"] == "http.response.start"
+            await send(message)
+
+        try:
+            await self.app(scope, counted, tracked)
+        except Exception:
+            if not refused:
+                raise
 
 
 class IdempotencyMiddleware:

@@ -10,10 +10,12 @@ from pydantic import BaseModel
 
 from maproom import API_VERSION
 from maproom.api.schemas.common import ErrorResponse
+from maproom.domain.actions.models import batch_schema
 from maproom.domain.styles import StylePatch
 
 ERROR_REF = {"$ref": "#/components/schemas/ErrorResponse"}
 STYLE_REF = {"$ref": "#/components/schemas/LayerStyle"}
+ACTIONS_REF = {"$ref": "#/components/schemas/ActionBatch"}
 # Schemas that operations name by `$ref` rather than through a FastAPI-typed parameter.
 MODELS: dict[str, type[BaseModel]] = {"ErrorResponse": ErrorResponse, "LayerStyle": StylePatch}
 ERRORS = {
@@ -27,6 +29,9 @@ ERRORS = {
     "415": "Unsupported upload type (`unsupported_media_type`)",
     "429": "Over the per-key rate limit (`rate_limited`); see Retry-After",
     "500": "Internal error (`internal_error`); the message carries a request id",
+    "502": "A remote source failed or answered nonsense (`bad_gateway`)",
+    "504": "A remote source did not answer in time (`gateway_timeout`)",
+    "507": "The disk or the object store is full; nothing was stored (`insufficient_storage`)",
 }
 COMMON = ("400", "401", "403", "404", "429", "500")
 IDEMPOTENCY_HEADER = {
@@ -36,6 +41,18 @@ IDEMPOTENCY_HEADER = {
     "description": "Makes a retried POST safe: the first response is replayed for 24 hours",
     "schema": {"type": "string", "maxLength": 255},
 }
+
+
+def json_body(schema: dict[str, Any], description: str) -> dict[str, Any]:
+    """`openapi_extra` declaring a required JSON request body of this schema, for operations
+    that read their body by hand (the domain validates it)."""
+    return {
+        "requestBody": {
+            "required": True,
+            "content": {"application/json": {"schema": schema}},
+            "description": description,
+        }
+    }
 
 
 def build(app: FastAPI) -> dict[str, Any]:
@@ -54,6 +71,8 @@ def build(app: FastAPI) -> dict[str, Any]:
     for name, model in MODELS.items():
         schemas[name] = model.model_json_schema(ref_template="#/components/schemas/{model}")
         schemas.update(schemas[name].pop("$defs", {}))
+    schemas["ActionBatch"] = batch_schema()
+    schemas.update(schemas["ActionBatch"].pop("$defs", {}))
     for name in ("HTTPValidationError", "ValidationError"):
         schemas.pop(name, None)
     components["securitySchemes"] = {
@@ -85,10 +104,24 @@ def _decorate(path: str, method: str, operation: dict[str, Any]) -> None:
     if method == "post":
         codes.append("409")
         operation.setdefault("parameters", []).append(IDEMPOTENCY_HEADER)
+    if method in ("post", "put", "patch"):
+        codes.append("413")  # any body over its ceiling (MAPROOM_MAX_BODY_MB, uploads)
+    if method in ("post", "put", "patch", "delete"):
+        codes.append("507")  # a write on a full disk
+    body = operation.get("requestBody", {}).get("content", {})
+    if "multipart/form-data" in body:
+        codes.append("415")
     if "if-match" in params:
         codes.append("412")
     for code in codes:
         responses.setdefault(code, _error(code))
+    for code, response in responses.items():  # errors an operation declares: the envelope
+        if code.isdigit() and int(code) >= 400 and "content" not in response:
+            response["content"] = (
+                _error(code)["content"]
+                if code in ERRORS
+                else {"application/json": {"schema": ERROR_REF}}
+            )
 
 
 def _error(code: str) -> dict[str, Any]:

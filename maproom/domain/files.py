@@ -12,13 +12,14 @@ from __future__ import annotations
 import mimetypes
 import shutil
 import tempfile
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from sqlalchemy import and_, bindparam, delete, or_, select
 
-from maproom import geo
+from maproom import geo, logs
 from maproom.domain import layers
 from maproom.domain.common import (
     EPOCH,
@@ -30,9 +31,9 @@ from maproom.domain.common import (
     require_uuid,
     utcnow,
 )
+from maproom.domain.gate import get_or_raise, touch
 from maproom.domain.keys import Principal
-from maproom.domain.owned import get_or_raise, touch
-from maproom.errors import BadRequest, NotFound, UnsupportedMediaType
+from maproom.errors import BadRequest, NotFound, PayloadTooLarge, UnsupportedMediaType
 from maproom.storage.blobs import BlobStore
 from maproom.storage.db import Database, Prepared, Tx, Writer
 from maproom.storage.models import files
@@ -99,6 +100,14 @@ def extension_of(file_name: str) -> str:
             f"Files of type .{extension or '?'} are not accepted ({accepted})"
         )
     return extension
+
+
+def served_types() -> list[str]:
+    """Every media type a stored file may be served with (for the API's description)."""
+    from maproom.geo import SUPPORTED
+
+    kinds = {content_type(extension).split(";")[0] for extension in [*SUPPORTED, "html"]}
+    return sorted(kinds | {"application/octet-stream"})
 
 
 def content_type(file_type: str) -> str:
@@ -168,8 +177,12 @@ def accept_upload(
     file_name: str,
     layer_name: str | None,
     base: str,
+    limits: geo.Limits,
+    index_later: Callable[[str], None] | None = None,
 ) -> dict[str, Any]:
-    """Convert and store an uploaded file, adding its layer; the upload file is consumed."""
+    """Convert and store an uploaded file, adding its layer; the upload file is consumed. A
+    layer that would pass `limits` is 413, with nothing stored. A GeoJSON layer's data key
+    goes to `index_later` once stored (its tile index is built after this answers)."""
     extension = extension_of(file_name)
     file_id = new_id()
     prefix = f"p/{project_id}/{file_id}"
@@ -177,19 +190,30 @@ def accept_upload(
     workdir = Path(tempfile.mkdtemp(dir=blobs.scratch_dir()))
     try:
         try:
-            conversion = geo.convert(upload, extension, workdir)
+            conversion = geo.convert(upload, extension, workdir, limits)
+        except geo.TooLarge as exc:
+            raise PayloadTooLarge(f"{file_name}: {exc.message}") from None
         except geo.GeoError as exc:
+            if exc.detail:
+                logs.detail("upload %r refused: %s", file_name, exc.detail)
             raise BadRequest(f"{file_name}: {exc.message}") from None
         size = blobs.put_file(f"{prefix}/original", upload)
         written.append(f"{prefix}/original")
-        data_key = None
+        stored = size
+        data_key = stats_key = None
         if conversion.output is not None:
             data_key = f"{prefix}/{conversion.output.name}"
-            blobs.put_file(data_key, conversion.output)
+            stored += blobs.put_file(data_key, conversion.output)
             written.append(data_key)
+        if conversion.stats is not None:
+            stats_key = f"{prefix}/{conversion.stats.name}"
+            stored += blobs.put_file(stats_key, conversion.stats)
+            written.append(stats_key)
         with db.write() as tx:
             project = get_or_raise(tx, principal=principal, project_id=project_id, lock=True)
-            row = insert_file(tx, project.id, file_id, file_name, extension, size, prefix)
+            row = insert_file(
+                tx, project.id, file_id, file_name, extension, size, prefix, stored_bytes=stored
+            )
             layer = None
             if conversion.layer_type is not None:
                 layer_row = layers.insert(
@@ -205,11 +229,15 @@ def accept_upload(
                     source="upload",
                     bbox=list(conversion.bbox) if conversion.bbox else None,
                     data_key=data_key,
+                    fields=conversion.fields,
+                    stats_key=stats_key,
                 )
                 layer = layers.detail(layer_row, 0, base)
             else:
                 touch(tx, project, event=("file", {"op": "added", "file_id": file_id}))
         body = record(row, [layer["layer_id"]] if layer else [])
+        if index_later is not None and data_key and conversion.layer_type == "geojson":
+            index_later(data_key)
         return {**body, "layer": layer, "skippedRows": conversion.skipped_rows}
     except BaseException:
         for key in written:
@@ -238,10 +266,12 @@ def insert_file(
     size: int,
     prefix: str,
     *,
+    stored_bytes: int,
     origin: str = "upload",
     title: str | None = None,
 ) -> Any:
-    """Record a stored file (its blob under `prefix/original`); returns the row."""
+    """Record a stored file (its blob under `prefix/original`; `stored_bytes` all its blobs
+    take, derived ones included); returns the row."""
     tx.execute(
         files.insert().values(
             id=file_id,
@@ -249,6 +279,7 @@ def insert_file(
             file_name=file_name[:255],
             file_type=file_type,
             file_size=size,
+            stored_bytes=stored_bytes,
             content_type=content_type(file_type),
             origin=origin,
             blob_key=f"{prefix}/original",
@@ -335,10 +366,21 @@ def copy_project(tx: Writer, blobs: BlobStore, source_id: str, target_id: str) -
         values = row._asdict() | {"id": new_id(), "project_id": target_id, "version": 1}
         if row.file_id:
             values["file_id"] = new_ids[row.file_id]
-        if row.data_key:
-            values["data_key"] = row.data_key.replace(
-                f"p/{source_id}/{row.file_id}", f"p/{target_id}/{values['file_id']}"
-            )
-            blobs.copy(row.data_key, values["data_key"])
+        for column in ("data_key", "stats_key"):
+            key = getattr(row, column)
+            if key:
+                values[column] = key.replace(
+                    f"p/{source_id}/{row.file_id}", f"p/{target_id}/{values['file_id']}"
+                )
+                blobs.copy(key, values[column])
+        if row.layer_type == "geojson" and row.data_key:  # its tile index, when it has one
+            index = tiles_key(row.data_key)
+            if blobs.exists(index):
+                blobs.copy(index, tiles_key(values["data_key"]))
         tx.execute(layer_table.insert().values(**values))
     return prefixes
+
+
+def tiles_key(data_key: str) -> str:
+    """Where a GeoJSON layer's tile index is kept: beside its data."""
+    return f"{data_key.rsplit('/', 1)[0]}/{geo.TILES_NAME}"

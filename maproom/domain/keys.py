@@ -28,6 +28,14 @@ ACCOUNT_KEYS = Prepared(
     .order_by(api_keys.c.created_at, api_keys.c.id)
 )
 KEY = Prepared(select(api_keys).where(api_keys.c.id == bindparam("id")))
+_WITH_EMAIL = (
+    select(api_keys, accounts.c.email)
+    .join(accounts, accounts.c.id == api_keys.c.account_id)
+    .where(api_keys.c.revoked_at.is_(None))
+    .order_by(api_keys.c.created_at, api_keys.c.id)
+)
+ALL_KEYS = Prepared(_WITH_EMAIL)
+ALL_KEYS_OF = Prepared(_WITH_EMAIL.where(accounts.c.email == bindparam("email")))
 ACCOUNT = Prepared(select(accounts).where(accounts.c.id == bindparam("id")))
 SCOPES = ("session", "chat", "files", "layers", "map", "reports", "remote", "keys")
 ALL = "*"
@@ -185,22 +193,39 @@ def list_for_account(
 
 def revoke(db: Database, *, principal: Principal, key_id: str) -> str:
     """Revoke one of the caller's keys (possibly the one in use); returns its canonical id."""
+    return _revoke(db, key_id, principal.account_id)
+
+
+def revoke_any(db: Database, key_id: str) -> str:
+    """Revoke a key of any account: the operator's `maproom keys revoke`."""
+    return _revoke(db, key_id, None)
+
+
+def _revoke(db: Database, key_id: str, account_id: str | None) -> str:
     canonical = parse_uuid(key_id)
     if canonical is None:
         raise NotFound("API key not found")
+    owned = [api_keys.c.account_id == account_id] if account_id is not None else []
     with db.write() as conn:
         done = conn.execute(
             update(api_keys)
-            .where(
-                api_keys.c.id == canonical,
-                api_keys.c.account_id == principal.account_id,
-                api_keys.c.revoked_at.is_(None),
-            )
+            .where(api_keys.c.id == canonical, api_keys.c.revoked_at.is_(None), *owned)
             .values(revoked_at=utcnow())
         ).rowcount
     if not done:
         raise NotFound("API key not found")
     return canonical
+
+
+def all_keys(db: Database, *, email: str | None = None) -> list[dict[str, Any]]:
+    """Every active key (of one account, given its email) with its account's email, oldest
+    first: the operator's `maproom keys list`."""
+    with db.reader() as tx:
+        if email is None:
+            rows = tx.all(ALL_KEYS)
+        else:
+            rows = tx.all(ALL_KEYS_OF, email=email.strip().lower())
+    return [{**key_record(row, row.last_used_at), "account": row.email} for row in rows]
 
 
 def verify(db: Database, *, principal: Principal, last_used: Any) -> dict[str, Any]:

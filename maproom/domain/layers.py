@@ -7,15 +7,21 @@ lists its layers), so it bumps the project's version and `updatedAt` as well as 
 
 from __future__ import annotations
 
+import tempfile
+import threading
+from pathlib import Path
 from typing import Any
 
 from sqlalchemy import bindparam, delete, func, select, update
 
 from maproom.domain import styles
-from maproom.domain.common import check_version, iso, new_id, require_uuid, utcnow
+from maproom.domain.common import iso, new_id, require_uuid, utcnow
+from maproom.domain.gate import Versioned, get_or_raise, touch
 from maproom.domain.keys import Principal
-from maproom.domain.owned import Versioned, get_or_raise, touch
-from maproom.errors import BadRequest, NotFound
+from maproom.domain.usage import add_stored
+from maproom.errors import NotFound
+from maproom.geo.fields import STATS_NAME, Profile, profile_geojson
+from maproom.storage.blobs import BlobStore
 from maproom.storage.db import Database, Prepared, Tx, Writer
 from maproom.storage.models import files, layers
 
@@ -25,6 +31,13 @@ PROJECT_LAYERS = Prepared(
     .select_from(layers.outerjoin(files, files.c.id == layers.c.file_id))
     .where(layers.c.project_id == bindparam("project_id"))
     .order_by(*TOP_FIRST)
+)
+UNPROFILED = Prepared(
+    select(layers.c.project_id, layers.c.id, layers.c.data_key, layers.c.file_id).where(
+        layers.c.layer_type == "geojson",
+        layers.c.data_key.is_not(None),
+        layers.c.stats_key.is_(None),
+    )
 )
 LAYER = Prepared(
     select(layers).where(
@@ -73,6 +86,7 @@ def detail(row: Any, order: int, base: str) -> dict[str, Any]:
         "source": row.source,
         "url": data_url(base, row),
         "legendItems": styles.legend_items(row.style, row.geometry_type),
+        "fields": row.fields,
         "createdAt": iso(row.created_at),
         "updatedAt": iso(row.updated_at),
     }
@@ -157,111 +171,74 @@ def insert_row(tx: Writer, project_id: str, **values: Any) -> Any:
     return _get(tx, project_id, layer_id)
 
 
-def update_row(tx: Writer, row: Any, **values: Any) -> Any:
-    """Change a layer row as a new layer version; the caller records the project change."""
+def update_row(tx: Writer, row: Any, *, bump: bool = True, **values: Any) -> Any:
+    """Change a layer row (as a new layer version unless `bump` is false: a second change in
+    one transaction); the caller records the project change."""
+    if bump:
+        values["version"] = row.version + 1
     tx.execute(
         update(layers)
-        .where(layers.c.id == row.id)
-        .values(**values, version=row.version + 1, updated_at=utcnow())
+        .where(layers.c.project_id == row.project_id, layers.c.id == row.id)
+        .values(**values, updated_at=utcnow())
     )
     return _get(tx, row.project_id, row.id)
 
 
-def _change(tx: Writer, project: Any, row: Any, **values: Any) -> Any:
-    row = update_row(tx, row, **values)
-    touch(tx, project, event=("layer", {"op": "updated", "layer_id": row.id, **values}))
-    return row
-
-
-def patch(
-    db: Database,
-    *,
-    principal: Principal,
-    project_id: str,
-    layer_id: str,
-    changes: dict[str, Any],
-    if_match: frozenset[str] | None,
-    base: str,
-) -> Versioned:
-    """Rename a layer or change its visibility."""
-    with db.write() as tx:
-        project = get_or_raise(tx, principal=principal, project_id=project_id, lock=True)
-        row = _get(tx, project.id, layer_id)
-        check_version(row.version, if_match)
-        values = {k: v for k, v in changes.items() if getattr(row, k) != v}
-        if values:
-            row = _change(tx, project, row, **values)
-        return Versioned(detail(row, _order_of(tx, project.id, row.id), base), row.version)
-
-
-def set_style(
-    db: Database,
-    *,
-    principal: Principal,
-    project_id: str,
-    layer_id: str,
-    style_patch: dict[str, Any],
-    if_match: frozenset[str] | None,
-) -> Versioned:
-    """Merge a partial style into the layer's (spec 4.3); returns the whole merged style."""
-    with db.write() as tx:
-        project = get_or_raise(tx, principal=principal, project_id=project_id, lock=True)
-        row = _get(tx, project.id, layer_id)
-        check_version(row.version, if_match)
-        merged = styles.merge(row.style, style_patch)
-        if merged != row.style:
-            row = _change(tx, project, row, style=merged)
-        return Versioned(row.style, row.version)
-
-
-def remove(db: Database, *, principal: Principal, project_id: str, layer_id: str) -> None:
-    """Delete a layer (its file, if any, stays)."""
-    with db.write() as tx:
-        project = get_or_raise(tx, principal=principal, project_id=project_id, lock=True)
-        row = _get(tx, project.id, layer_id)
-        tx.execute(delete(layers).where(layers.c.id == row.id))
-        touch(tx, project, event=("layer", {"op": "removed", "layer_ids": [row.id]}))
-
-
-def reorder(
-    db: Database,
-    *,
-    principal: Principal,
-    project_id: str,
-    layer_ids: list[str],
-    if_match: frozenset[str] | None,
-) -> None:
-    """Replace the draw order: `layer_ids` must be a permutation of the layers, top first."""
-    with db.write() as tx:
-        project = get_or_raise(tx, principal=principal, project_id=project_id, lock=True)
-        check_version(project.version, if_match)
-        current = [row.id for row in rows_top_first(tx, project.id)]
-        _check_permutation(layer_ids, current)
-        if layer_ids == current:
-            return
-        top = len(layer_ids) - 1
-        for i, layer_id in enumerate(layer_ids):
-            tx.execute(update(layers).where(layers.c.id == layer_id).values(position=top - i))
-        touch(tx, project, event=("layer", {"op": "reordered", "layer_ids": layer_ids}))
-
-
-def _check_permutation(given: list[str], current: list[str]) -> None:
-    problems: list[dict[str, str]] = []
-    seen: set[str] = set()
-    for i, layer_id in enumerate(given):
-        if layer_id in seen:
-            problems.append({"path": f"layer_ids[{i}]", "message": "duplicate layer id"})
-        elif layer_id not in current:
-            problems.append({"path": f"layer_ids[{i}]", "message": "not a layer of this project"})
-        seen.add(layer_id)
-    missing = [layer_id for layer_id in current if layer_id not in seen]
-    if missing:
-        problems.append({"path": "layer_ids", "message": f"missing layers: {', '.join(missing)}"})
-    if problems or not given:
-        raise BadRequest(
-            "layer_ids must list every layer of the project exactly once, top first",
-            details=problems or [{"path": "layer_ids", "message": "must not be empty"}],
+def delete_rows(tx: Writer, project_id: str, layer_ids: list[str]) -> None:
+    """Delete layers of a project (their files stay); the caller records the project change."""
+    if layer_ids:
+        tx.execute(
+            delete(layers).where(layers.c.project_id == project_id, layers.c.id.in_(layer_ids))
         )
+
+
+def set_order(tx: Writer, project_id: str, layer_ids: list[str]) -> None:
+    """Give the project's layers this draw order (every id once, top first)."""
+    top = len(layer_ids) - 1
+    for i, layer_id in enumerate(layer_ids):
+        tx.execute(
+            update(layers)
+            .where(layers.c.project_id == project_id, layers.c.id == layer_id)
+            .values(position=top - i)
+        )
+
+
+def field_profile(blobs: BlobStore, row: Any) -> Profile | None:
+    """A GeoJSON layer's field statistics (None for rasters and remote layers); read from its
+    stored profile, or gathered from its data when it has none yet."""
+    if row.layer_type != "geojson" or row.data_key is None:
+        return None
+    if row.stats_key is not None:
+        return Profile.load(blobs.local_path(row.stats_key))
+    return profile_geojson(blobs.local_path(row.data_key))
+
+
+def profile_missing(db: Database, blobs: BlobStore, stop: threading.Event | None = None) -> int:
+    """Store the field statistics of every GeoJSON layer that has none (layers made before
+    maproom kept them), until `stop` is set; returns how many were done. Safe to run while
+    serving."""
+    done = 0
+    with db.reader() as tx:
+        pending = [(r.project_id, r.id, r.data_key, r.file_id) for r in tx.all(UNPROFILED)]
+    for project_id, layer_id, data_key, file_id in pending:
+        if stop is not None and stop.is_set():
+            break
+        profile = profile_geojson(blobs.local_path(data_key))
+        stats_key = f"{data_key.rsplit('/', 1)[0]}/{STATS_NAME}"
+        with tempfile.TemporaryDirectory(dir=blobs.scratch_dir()) as scratch:
+            path = Path(scratch) / STATS_NAME
+            profile.save(path)
+            size = blobs.put_file(stats_key, path)
+        with db.write() as wtx:
+            wtx.execute(
+                update(layers)
+                .where(layers.c.project_id == project_id, layers.c.id == layer_id)
+                .values(fields=profile.summary(), stats_key=stats_key)
+            )
+            if file_id is not None:
+                add_stored(wtx, file_id, size)
+        done += 1
+    return done
 
 
 def data_of(db: Database, *, principal: Principal, project_id: str, layer_id: str) -> Any:

@@ -7,8 +7,8 @@ from typing import Any
 from sqlalchemy import and_, bindparam, delete, func, or_, select
 
 from maproom.domain import files, layers, mapstate
+from maproom.domain.chat import store
 from maproom.domain.common import (
-    check_version,
     decode_cursor,
     encode_cursor,
     iso,
@@ -16,8 +16,8 @@ from maproom.domain.common import (
     parse_moment,
     utcnow,
 )
+from maproom.domain.gate import PROJECT_BY_ID, Versioned, get_or_raise
 from maproom.domain.keys import Principal
-from maproom.domain.owned import PROJECT_BY_ID, Versioned, get_or_raise, touch
 from maproom.storage.blobs import BlobStore
 from maproom.storage.db import Database, Prepared, Tx, Writer
 from maproom.storage.models import layers as layer_table
@@ -64,20 +64,11 @@ LIST_AFTER = Prepared(
 
 
 def _messages(tx: Tx, project_id: str) -> list[dict[str, Any]]:
-    return [
-        {
-            "id": m.id,
-            "role": m.role,
-            "content": m.content,
-            "actions": m.actions,
-            "createdAt": iso(m.created_at),
-        }
-        for m in tx.all(MESSAGES, id=project_id)
-    ]
+    return [store.record(m) for m in tx.all(MESSAGES, id=project_id)]
 
 
 # A project's layers and messages at a committed version never change: every change to them
-# bumps the project's version (`owned.touch`). So reads keep them per (project, version), and
+# bumps the project's version (`gate.touch`). So reads keep them per (project, version), and
 # a project GET costs one query instead of three. Only read snapshots fill this (a write's
 # uncommitted version could still roll back); it is per process and correct across processes,
 # since the version is always read fresh. Cleared whole when it grows past its bound.
@@ -111,7 +102,8 @@ def _full(tx: Tx, row: Any, parts: tuple[list[Any], list[Any]] | None = None) ->
     }
 
 
-def _patched(row: Any) -> dict[str, Any]:
+def patched(row: Any) -> dict[str, Any]:
+    """The answer of a project PATCH (spec 4.2 rule 5)."""
     return {
         "id": row.id,
         "title": row.title,
@@ -194,38 +186,6 @@ def list_for_account(
         last = page[-1]
         next_cursor = encode_cursor([last.updated_at.isoformat(), last.id])
     return items, next_cursor
-
-
-def update(
-    db: Database,
-    *,
-    principal: Principal,
-    project_id: str,
-    changes: dict[str, Any],
-    if_match: frozenset[str] | None,
-) -> Versioned:
-    """Apply spec 4.2: present fields only, map state shallow-merged, nested objects whole."""
-    with db.write() as tx:
-        row = get_or_raise(tx, principal=principal, project_id=project_id, lock=True)
-        check_version(row.version, if_match)
-        values: dict[str, Any] = {}
-        if "title" in changes and changes["title"] != row.title:
-            values["title"] = changes["title"]
-        if "mapState" in changes:
-            state = mapstate.merge(row.map_state, changes["mapState"])
-            if state != row.map_state:
-                values["map_state"] = state
-        if values:
-            changed = {"title": values["title"]} if "title" in values else {}
-            if "map_state" in values:
-                changed["mapState"] = values["map_state"]
-            row = touch(
-                tx,
-                row,
-                event=("mapState" if "mapState" in changed else "project", changed),
-                **values,
-            )
-        return Versioned(_patched(row), row.version)
 
 
 def delete_project(

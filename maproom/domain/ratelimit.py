@@ -77,4 +77,15 @@ class MemoryRateLimiter:
                 prev, cur = (cur, 0) if number == window - 1 else (0, 0)
             decision = decide(self.limit, prev, cur, now - window * WINDOW)
             self._windows[key] = (window, prev, cur + 1 if decision.allowed else cur)
+            if len(self._windows) > self.PRUNE_AT:
+                self._prune(window)
         return decision
+
+    PRUNE_AT = 50_000
+
+    def _prune(self, window: int) -> None:
+        """Forget keys not seen in the last two windows (they count nothing any more): many
+        keys (clients of public links) must not grow the table without end."""
+        stale = [key for key, (number, _, _) in self._windows.items() if number < window - 1]
+        for key in stale:
+            del self._windows[key]

@@ -7,8 +7,8 @@ from typing import Any
 
 from maproom.domain import files
 from maproom.domain.common import iso, new_id, require_uuid
+from maproom.domain.gate import get_or_raise, touch
 from maproom.domain.keys import Principal
-from maproom.domain.owned import get_or_raise, touch
 from maproom.errors import NotFound, PayloadTooLarge
 from maproom.storage.blobs import BlobStore
 from maproom.storage.db import Database
@@ -50,6 +50,7 @@ def save(
                 "html",
                 len(data),
                 prefix,
+                stored_bytes=len(data),
                 origin="report",
                 title=title,
             )

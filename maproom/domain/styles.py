@@ -42,6 +42,8 @@ from pydantic import (
 from maproom.domain.common import Given
 from maproom.domain.mapstate import HEX
 from maproom.errors import BadRequest, invalid
+from maproom.geo.classify import DEFAULT_RAMP as DEFAULT_CLASS_RAMP
+from maproom.geo.classify import QUALITATIVE
 
 RENDERER_TYPES = ("single", "categorized", "graduated", "heatmap", "interpolated")
 OPEN_RENDERERS = ("multi_field", "chart")
@@ -57,6 +59,10 @@ Unit = Annotated[float, Field(strict=True, ge=0, le=1)]
 Text = Annotated[str, Field(strict=True, max_length=500)]
 FieldName = Annotated[str, Field(strict=True, min_length=1, max_length=200)]
 Scalar = StrictStr | StrictBool | StrictInt | StrictFloat
+RampName = Literal[
+    "Blues", "Greens", "Greys", "Oranges", "Purples", "Reds", "YlOrRd", "YlGnBu", "RdYlBu",
+    "Spectral", "Viridis",
+]  # fmt: skip
 RendererType = Literal[
     "single", "categorized", "graduated", "heatmap", "interpolated", "multi_field", "chart"
 ]
@@ -161,6 +167,15 @@ class Renderer(BaseModel):
     interpolation: Given[Literal["linear", "exponential"]] = None
     base: Given[Number] = None
     stops: Given[list[Stop]] = Field(None, max_length=256)
+    # server-side classification (CONTRACT.md 4; docs/styles.md)
+    classes: Given[Annotated[int, Field(strict=True, ge=2, le=12)]] = Field(
+        None, description="How many classes to compute (graduated); default 5"
+    )
+    ramp: Given[RampName | Annotated[list[HexColor], Field(min_length=1, max_length=12)]] = Field(
+        None,
+        description="Colours of the computed classes: a ramp name or hex colours "
+        f"(default {DEFAULT_CLASS_RAMP})",
+    )
     # multi_field and chart (not shown in the spec; documented in docs/api-decisions.md)
     fields: Given[list[FieldName]] = Field(None, max_length=50)
     colors: Given[list[HexColor]] = Field(None, max_length=50)
@@ -312,18 +327,6 @@ def _join(prefix: str, path: str) -> str:
 # --- defaults ---------------------------------------------------------------------------------
 
 ACCENT = "#3b82f6"
-PALETTE = (
-    "#3b82f6",
-    "#ef4444",
-    "#10b981",
-    "#f59e0b",
-    "#8b5cf6",
-    "#ec4899",
-    "#14b8a6",
-    "#f97316",
-    "#6366f1",
-    "#84cc16",
-)
 DEFAULT_RAMP = (
     {"value": 0, "color": "#2563eb"},
     {"value": 0.25, "color": "#06b6d4"},
@@ -401,7 +404,7 @@ def legend_items(style: dict[str, Any] | None, geometry_type: str | None) -> lis
         ]
         return [{"label": renderer.get("field") or "Value", "ramp": ramp}]
     if kind in OPEN_RENDERERS:
-        colors = renderer.get("colors") or PALETTE
+        colors = renderer.get("colors") or QUALITATIVE
         key = _color_key(geometry_type)
         return [
             {"label": name, "paint": {key: colors[i % len(colors)]}}

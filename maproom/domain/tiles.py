@@ -1,10 +1,16 @@
 """Serving layer tiles: which layers have which tiles, and the caches that make a second ask cheap.
 
-Vector tiles (`.pbf`) come from a layer's GeoJSON through a `maproom.geo.tiles.VectorIndex`,
-built once per layer file and kept in a small LRU; raster tiles (`.png`, `.webp`) are read from a
-COG layer with rio-tiler. Every tile made is kept in a byte-bounded LRU keyed by the layer's data
-file, which never changes once written (a new upload is a new file), so a cached tile cannot go
-stale. The cache is per process: tiles are cheap to remake, so workers do not share it.
+Vector tiles (`.pbf`) are cut from a layer's GeoJSON through its tile index
+(`maproom.geo.tilestore`, built beside the GeoJSON), which reads only what a tile shows, so
+serving a tile costs memory bounded whatever the layer's size. An upload's index is built in
+the background right after the upload answers (`index_later`); any other layer's (inline
+GeoJSON, layers stored before indexes, a crash mid-build) on its first tile; a tile asked
+while its index is being built waits for it. `on_built` counts the index's bytes. Open stores
+are kept in a small LRU (a few open file maps, no data). Raster tiles (`.png`, `.webp`) are
+read from a COG layer with rio-tiler. Every tile made is kept in a byte-bounded LRU keyed by
+the layer's data file, which never changes once written (a new upload is a new file), so a
+cached tile cannot go stale. The cache is per process: tiles are cheap
+to remake, and the same from every worker (they are cut from the same files, with no state).
 
 `TileCache.get` is a dictionary look-up, safe to call on the event loop; `make_vector` and
 `make_raster` block (disk and CPU) and run in a worker thread.
@@ -12,12 +18,17 @@ stale. The cache is per process: tiles are cheap to remake, so workers do not sh
 
 from __future__ import annotations
 
+import tempfile
 import threading
 from collections import OrderedDict
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
-from maproom.errors import NotFound
+from maproom import logs
+from maproom.errors import BadGateway, MaproomError, NotFound
+from maproom.geo.base import TILES_NAME
 from maproom.geo.tiles import check_tile
 from maproom.storage.blobs import BlobStore
 
@@ -51,15 +62,39 @@ def check_request(row: Any, z: int, x: int, y: int, fmt: str) -> None:
 class TileCache:
     """Recently made tiles (bounded in bytes) and vector indexes (bounded in count)."""
 
-    def __init__(self, blobs: BlobStore, *, max_bytes: int = 64 << 20, max_indexes: int = 4):
+    def __init__(
+        self,
+        blobs: BlobStore,
+        *,
+        max_bytes: int = 64 << 20,
+        max_indexes: int = 16,
+        on_built: Callable[[str, int], bool] | None = None,
+    ):
         self.blobs = blobs
         self.max_bytes = max_bytes
         self.max_indexes = max_indexes
+        # (data key, bytes) once a tile index is stored: counts its bytes, and answers False
+        # when the layer's file was deleted meanwhile (the index is then removed).
+        self.on_built = on_built
         self._tiles: OrderedDict[TileKey, bytes | None] = OrderedDict()
         self._size = 0
         self._indexes: OrderedDict[str, Any] = OrderedDict()
         self._lock = threading.Lock()
-        self._building: dict[str, threading.Lock] = {}
+        self._building: dict[str, threading.Lock] = {}  # per layer: one index build at a time
+        self._background = ThreadPoolExecutor(max_workers=1, thread_name_prefix="tile-index")
+
+    def index_later(self, data_key: str) -> None:
+        """Build a GeoJSON layer's tile index in the background (after its upload answered);
+        a tile asked before it is done waits for it."""
+        self._background.submit(self._safely_indexed, data_key)
+
+    def settle(self) -> None:
+        """Wait until the background builds asked for so far are done."""
+        self._background.submit(lambda: None).result()
+
+    def close(self) -> None:
+        """Stop building indexes in the background (pending ones are built on demand later)."""
+        self._background.shutdown(wait=False, cancel_futures=True)
 
     def get(self, key: TileKey) -> tuple[bool, bytes | None]:
         """`(True, tile)` when cached (a tile may be `None`: empty); `(False, None)` otherwise."""
@@ -75,42 +110,88 @@ class TileCache:
         self._put((data_key, z, x, y, "pbf"), tile)
         return tile
 
-    def make_raster(self, data_key: str, z: int, x: int, y: int, fmt: str) -> bytes | None:
+    def make_raster(
+        self,
+        data_key: str,
+        z: int,
+        x: int,
+        y: int,
+        fmt: str,
+        *,
+        allowlist: tuple[str, ...] = (),
+        timeout: float = 10.0,
+    ) -> bytes | None:
         """Render (and cache) one raster tile of a COG layer; `None` outside the raster.
 
-        `data_key` is a blob key, or the http(s) URL of a remote COG (already checked by
-        `fetching.check_fetchable`), which GDAL reads by ranges."""
+        `data_key` is a blob key, or the http(s) URL of a remote COG, read by ranges through
+        `storage.remote` (pinned to checked addresses, redirects checked, `timeout` per
+        request): a remote source that fails or cannot be read is 502, one that does not
+        answer in time 504, never a 500 (CONTRACT.md 5)."""
         from maproom.geo import tiles
 
-        remote = data_key.startswith(("http://", "https://"))
-        source = data_key if remote else self._path(data_key)
-        tile = tiles.raster_tile(source, z, x, y, fmt=fmt)
+        if not data_key.startswith(("http://", "https://")):
+            tile = tiles.raster_tile(self._path(data_key), z, x, y, fmt=fmt)
+        else:
+            from rasterio.errors import RasterioError
+
+            from maproom.storage.remote import RemoteOpener
+
+            opener = RemoteOpener(data_key, allowlist, timeout)
+            try:
+                tile = tiles.raster_tile(data_key, z, x, y, fmt=fmt, opener=opener)
+            except (RasterioError, MaproomError, OSError, ValueError) as exc:
+                if opener.failure is not None:
+                    raise opener.failure from None
+                logs.detail("remote COG %s unreadable: %s", data_key, exc)
+                raise BadGateway("The remote COG could not be read as a GeoTIFF") from None
+            finally:
+                opener.close()
         self._put((data_key, z, x, y, fmt), tile)
         return tile
 
     def _path(self, data_key: str) -> Path:
         return self.blobs.local_path(data_key)
 
+    def _safely_indexed(self, data_key: str) -> None:
+        try:
+            self._tile_index(data_key)
+        except Exception:  # the first tile tries again, and says what is wrong
+            logs.log.exception("could not build the tile index of %s", data_key)
+
+    def _tile_index(self, data_key: str) -> Path:
+        """The layer's tile index file, built now unless it exists (or another thread is
+        building it: then when it is done)."""
+        from maproom.geo import tilestore
+
+        key = f"{data_key.rsplit('/', 1)[0]}/{TILES_NAME}"
+        with self._lock:
+            building = self._building.setdefault(data_key, threading.Lock())
+        with building:
+            if not self.blobs.exists(key):
+                with tempfile.TemporaryDirectory(dir=self.blobs.scratch_dir()) as scratch:
+                    folder = Path(scratch)
+                    records, count = tilestore.records_of(self._path(data_key), folder)
+                    index = tilestore.build(records, count, folder / "index")
+                    size = self.blobs.put_file(key, index)
+                if self.on_built is not None and not self.on_built(data_key, size):
+                    self.blobs.delete(key)  # the layer's file was deleted meanwhile
+                    raise NotFound("This layer was deleted")
+        return self.blobs.local_path(key)
+
     def _index(self, data_key: str) -> Any:
-        from maproom.geo import tiles
+        from maproom.geo import tilestore
 
         with self._lock:
             index = self._indexes.get(data_key)
             if index is not None:
                 self._indexes.move_to_end(data_key)
                 return index
-            building = self._building.setdefault(data_key, threading.Lock())
-        with building:  # one build per file, however many tiles ask at once
-            with self._lock:
-                index = self._indexes.get(data_key)
-            if index is None:
-                index = tiles.VectorIndex.build(self._path(data_key))
-                with self._lock:
-                    self._indexes[data_key] = index
-                    while len(self._indexes) > self.max_indexes:
-                        self._indexes.popitem(last=False)
-                    self._building.pop(data_key, None)
-            return index
+        index = tilestore.TileStore(self._tile_index(data_key), self._path(data_key))
+        with self._lock:
+            self._indexes[data_key] = index
+            while len(self._indexes) > self.max_indexes:
+                self._indexes.popitem(last=False)
+        return index
 
     def _put(self, key: TileKey, tile: bytes | None) -> None:
         size = len(tile or b"")

@@ -1,8 +1,15 @@
-"""Request accounting: per-account monthly counts and per-key last use, written in batches.
+"""Usage: requests per account and month, last use per key, and storage per account.
 
 Writing a row on every request would cost more than the request itself, so counts and
 last-use times collect in memory and `flush` writes them (the app flushes every few seconds
 and on shutdown). Reads add what is still pending in this process.
+
+Storage is measured where it is written: each stored file's row carries `stored_bytes`, what
+its blobs take (the original and what is derived from it), set when it is stored, grown by
+`add_stored` when something is derived later, and gone with the row when the file or its
+project is deleted. `/usage` sums the account's rows; nothing scans the disk per request.
+Files stored before maproom counted bytes are measured once, at start
+(`measure_unmeasured`).
 """
 
 from __future__ import annotations
@@ -17,8 +24,9 @@ from sqlalchemy.dialects import postgresql, sqlite
 
 from maproom.domain.common import iso, utcnow
 from maproom.domain.keys import Principal
+from maproom.storage.blobs import BlobStore
 from maproom.storage.db import Database, Prepared, Writer
-from maproom.storage.models import account_usage, api_keys, projects
+from maproom.storage.models import account_usage, api_keys, files, projects
 
 REQUESTS = Prepared(
     select(account_usage.c.requests).where(
@@ -31,6 +39,15 @@ PROJECT_COUNT = Prepared(
     .select_from(projects)
     .where(projects.c.account_id == bindparam("account_id"))
 )
+
+
+STORED_BYTES = Prepared(
+    select(func.coalesce(func.sum(func.coalesce(files.c.stored_bytes, files.c.file_size)), 0)
+           .label("n"))
+    .select_from(files.join(projects, projects.c.id == files.c.project_id))
+    .where(projects.c.account_id == bindparam("account_id"))
+)  # fmt: skip
+UNMEASURED = Prepared(select(files.c.id, files.c.blob_key).where(files.c.stored_bytes.is_(None)))
 
 
 def period_of(moment: datetime) -> str:
@@ -108,12 +125,42 @@ def report(
     with db.reader() as tx:
         used_row = tx.one(REQUESTS, account_id=principal.account_id, period=period)
         project_count = tx.one(PROJECT_COUNT, account_id=principal.account_id).n
+        stored = tx.one(STORED_BYTES, account_id=principal.account_id).n
     used = used_row.requests if used_row else 0
     return {
         "plan": "self-hosted",
         "period": {"start": iso(start), "end": iso(end)},
         "requests": {"used": used + meter.pending(principal.account_id, period), "limit": None},
         "projects": {"used": project_count},
-        "storage": {"usedBytes": 0, "limitBytes": None},
+        "storage": {"usedBytes": int(stored), "limitBytes": None},
         "rateLimit": {"perMinute": rate_limit},
     }
+
+
+def add_stored(tx: Writer, file_id: str, size: int) -> bool:
+    """Count `size` more bytes stored under a file (something derived later, such as a
+    layer's statistics or tile index); False if the file is gone."""
+    done = tx.execute(
+        update(files)
+        .where(files.c.id == file_id)
+        .values(stored_bytes=func.coalesce(files.c.stored_bytes, files.c.file_size) + size)
+    ).rowcount
+    return bool(done)
+
+
+def measure_unmeasured(db: Database, blobs: BlobStore, stop: threading.Event | None = None) -> int:
+    """Measure what files stored before maproom counted bytes take (once, at start); returns
+    how many were measured. Safe to run while serving."""
+    with db.reader() as tx:
+        pending = [(row.id, row.blob_key) for row in tx.all(UNMEASURED)]
+    for file_id, blob_key in pending:
+        if stop is not None and stop.is_set():
+            return 0
+        size = blobs.prefix_size(blob_key.rsplit("/", 1)[0])
+        with db.write() as tx:
+            tx.execute(
+                update(files)
+                .where(files.c.id == file_id, files.c.stored_bytes.is_(None))
+                .values(stored_bytes=size)
+            )
+    return len(pending)

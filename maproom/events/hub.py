@@ -102,7 +102,15 @@ class LiveHub:
     def heard(self, topics: frozenset[str]) -> None:
         """Commit listener: may be called from any thread."""
         loop = self._loop
-        if loop is not None and not loop.is_closed():
+        if loop is None or loop.is_closed():
+            return
+        try:
+            on_loop = asyncio.get_running_loop() is loop
+        except RuntimeError:
+            on_loop = False
+        if on_loop:  # a change made on the event loop: no need to wake it through its pipe
+            loop.call_soon(self._dispatch, topics)
+        else:
             loop.call_soon_threadsafe(self._dispatch, topics)
 
     @property

@@ -21,33 +21,42 @@ database or any other maproom package.
 from __future__ import annotations
 
 import functools
+import os
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from types import MappingProxyType
 from typing import Literal
 
 from maproom.geo import geojson, stored, tabular
-from maproom.geo.base import Conversion, GeoError
+from maproom.geo.base import TILES_NAME, UNLIMITED, Conversion, GeoError, Limits, TooLarge
 
 __all__ = [
     "SUPPORTED",
+    "TILES_NAME",
     "Conversion",
     "GeoError",
     "Kind",
+    "Limits",
+    "TooLarge",
     "convert",
     "normalize_extension",
     "warm_up",
 ]
 
+# GDAL's block cache defaults to 5% of the machine's memory, and a conversion fills it: more
+# memory than the file it converts. Set before GDAL first reads a block; an operator's own
+# GDAL_CACHEMAX wins.
+os.environ.setdefault("GDAL_CACHEMAX", "16")
+
 Kind = Literal["geojson", "table", "raster", "stored"]
-Converter = Callable[[Path, Path], Conversion]
+Converter = Callable[[Path, Path, Limits], Conversion]
 
 
-def _raster(source: Path, workdir: Path) -> Conversion:
+def _raster(source: Path, workdir: Path, limits: Limits) -> Conversion:
     """`raster.convert`, imported on first use: rasterio and rio-cogeo take ~0.4 s to import."""
     from maproom.geo import raster
 
-    return raster.convert(source, workdir)
+    return raster.convert(source, workdir, limits)
 
 
 _REGISTRY: dict[str, tuple[Kind, Converter]] = {
@@ -75,13 +84,14 @@ def normalize_extension(extension: str) -> str:
     return extension.strip().lstrip(".").lower()
 
 
-def convert(source: Path, extension: str, workdir: Path) -> Conversion:
-    """Convert `source` as its extension says, writing any output into `workdir`."""
+def convert(source: Path, extension: str, workdir: Path, limits: Limits = UNLIMITED) -> Conversion:
+    """Convert `source` as its extension says, writing any output into `workdir`; TooLarge
+    (a GeoError) when the result would pass `limits`."""
     entry = _REGISTRY.get(normalize_extension(extension))
     if entry is None:
         allowed = ", ".join(f".{name}" for name in _REGISTRY)
         raise GeoError(f"unsupported file type {extension!r}; accepted: {allowed}")
-    return entry[1](Path(source), Path(workdir))
+    return entry[1](Path(source), Path(workdir), limits)
 
 
 @functools.cache
@@ -102,4 +112,4 @@ def warm_up() -> None:
         transform = Affine(1000, 0, 0, 0, -1000, 16000)
         with rasterio.open(source, "w", crs="EPSG:3857", transform=transform, **profile) as dst:
             dst.write(np.zeros((3, 16, 16), dtype="uint8"))
-        raster.convert(source, Path(tmp))
+        raster.convert(source, Path(tmp), UNLIMITED)

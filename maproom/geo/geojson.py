@@ -15,25 +15,33 @@ The first problem found raises `GeoError` with a path to it, for example
 `features[3].geometry.coordinates[0][2]: latitude 91.5 is outside [-90, 90]`.
 
 The output is the normalised FeatureCollection in the layout `base.feature_writer` documents.
-The document is parsed whole (orjson), so memory grows with the file; uploads are capped at
-50 MB by the service.
+
+A FeatureCollection is read as a stream (ijson's C parser): its top level first, up to the
+`features` array, then one feature at a time, each checked and written before the next is
+read, so memory does not grow with the file. A single Feature or a bare geometry is one object
+and is parsed whole (orjson). A failure after some features were written removes the partial
+output: as before, nothing is kept unless the whole document passed.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
+import ijson
 import orjson
 
 from maproom.geo.base import (
     GEOJSON_NAME,
     Conversion,
     GeoError,
+    Limits,
     feature_writer,
     geometry_label,
 )
+from maproom.geo.fields import FieldProfiler, write_profile
 
 SINGLE_FORM = {
     "Point": "Point",
@@ -85,22 +93,86 @@ class Extent:
         return (float(self.min_x), float(self.min_y), float(self.max_x), float(self.max_y))
 
 
-def convert(source: Path, workdir: Path) -> Conversion:
+def convert(source: Path, workdir: Path, limits: Limits) -> Conversion:
     """Validate a GeoJSON file and write it as a one-feature-per-line FeatureCollection."""
     extent = Extent()
-    features = _checked_features(_load(source), extent)
+    profiler = FieldProfiler()
     target = workdir / GEOJSON_NAME
-    with feature_writer(target) as sink:
-        for feature in features:
+    with feature_writer(target, limits) as sink:
+        for feature in _features(source, extent):
+            props = feature.get("properties")
+            profiler.add(props if isinstance(props, dict) else None)
             sink.write(orjson.dumps(feature))
     return Conversion(
         layer_type="geojson",
         output=target,
-        feature_count=len(features),
+        feature_count=sink.count,
         geometry_type=extent.label(),
         bbox=extent.bbox(),
         output_bytes=target.stat().st_size,
+        **write_profile(profiler.profile(), workdir),
     )
+
+
+def _features(source: Path, extent: Extent) -> Iterator[Any]:
+    """The checked features of a file (see the module docstring), one at a time."""
+    with source.open("rb") as stream:
+        start = stream.read(len(_UTF8_BOM))
+        offset = len(start) if start == _UTF8_BOM else 0
+        stream.seek(offset)
+        head = _top_level(stream)
+        if head.kind != "stream":
+            yield from _checked_features(_load(source), extent)
+            return
+        stream.seek(offset)
+        try:
+            for index, feature in enumerate(ijson.items(stream, "features.item", use_float=True)):
+                _check_feature(feature, f"features[{index}]", extent)
+                yield feature
+            if head.type is None:  # "type" came after "features": read it now
+                stream.seek(offset)
+                head.type = next(ijson.items(stream, "type"), None)
+        except ijson.JSONError as exc:
+            raise GeoError(f"not valid JSON: {_json_error(exc)}") from None
+    if head.type != "FeatureCollection":
+        raise GeoError(
+            f"type: expected 'FeatureCollection' beside a features array, got {_named(head.type)}"
+        )
+
+
+@dataclass
+class _Head:
+    """What the start of a document says: `stream` (a FeatureCollection's features array is
+    coming), or `whole` (anything else: parse it whole); the top-level type if seen."""
+
+    kind: str
+    type: Any = None
+
+
+def _top_level(stream: IO[bytes]) -> _Head:
+    """Read the top level until it is clear whether `features` is an array to stream."""
+    seen_type: Any = None
+    try:
+        for prefix, event, value in ijson.parse(stream, use_float=True):
+            if prefix == "" and event not in ("start_map", "map_key", "end_map"):
+                return _Head("whole")  # not an object: the whole-document check says so
+            if prefix == "type" and event in ("string", "number", "null", "boolean"):
+                seen_type = value
+                if value != "FeatureCollection":
+                    return _Head("whole", value)
+            elif prefix == "features":
+                if event == "start_array" and seen_type in ("FeatureCollection", None):
+                    return _Head("stream", seen_type)
+                return _Head("whole", seen_type)
+    except ijson.JSONError:
+        return _Head("whole")  # orjson gives the clearer message
+    return _Head("whole", seen_type)
+
+
+def _json_error(exc: Exception) -> str:
+    """ijson's account of a syntax error, without its internals."""
+    text = str(exc).strip().splitlines()[0] if str(exc).strip() else "malformed"
+    return text[:200]
 
 
 def check_geometry(geometry: Any, path: str, extent: Extent) -> None:

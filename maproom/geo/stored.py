@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from maproom.geo.base import STORED, Conversion
+from maproom.geo.base import STORED, Conversion, Limits
 
 
-def convert(source: Path, workdir: Path) -> Conversion:
+def convert(source: Path, workdir: Path, limits: Limits) -> Conversion:
     """Nothing to do: the file is kept as uploaded (spec 8.2), so no output and no layer."""
-    del source, workdir
+    del source, workdir, limits
     return STORED

@@ -22,9 +22,14 @@ UTF-8 if the whole file decodes, else Windows-1252, else Latin-1), the delimiter
 64 KB (comma, semicolon, tab or pipe: the one giving most rows the header's width, and more than
 one column), then rows are read by `csv.reader` and written one feature at a time, so memory
 stays flat whatever the row count (the field size limit of the `csv` module is raised to 64 MB
-for large WKT cells). Workbooks are read with python-calamine (format sniffed from the content,
-so an .xls holding XLSX still opens), first sheet, first non-blank row as header; calamine holds
-the sheet in memory.
+for large WKT cells). Workbooks: first sheet, first non-blank row as header. They are read
+with python-calamine (format sniffed from the content, so an .xls holding XLSX still opens),
+which holds the sheet in memory; so an XLSX is measured first, from its archive's directory:
+if it would expand past the conversion limits (`Limits`: a small zip can hold gigabytes of
+XML) it is refused at once, and if its worksheets' XML passes `CALAMINE_MAX_XML` it is read as a
+stream with openpyxl's read-only mode instead (slower, memory flat but for the shared strings,
+capped at `SHARED_STRINGS_MAX`). An .xls (no compression, at most 65,536 rows) is bounded by
+the upload ceiling itself.
 """
 
 from __future__ import annotations
@@ -32,6 +37,7 @@ from __future__ import annotations
 import codecs
 import csv
 import re
+import zipfile
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import date, time
@@ -42,7 +48,16 @@ import orjson
 from python_calamine import CalamineError, CalamineWorkbook
 
 from maproom.geo import geojson
-from maproom.geo.base import GEOJSON_NAME, Conversion, FeatureSink, GeoError, feature_writer
+from maproom.geo.base import (
+    GEOJSON_NAME,
+    Conversion,
+    FeatureSink,
+    GeoError,
+    Limits,
+    TooLarge,
+    feature_writer,
+)
+from maproom.geo.fields import FieldProfiler, write_profile
 
 LAT_NAMES = ("lat", "latitude", "y")
 LON_NAMES = ("lon", "lng", "long", "longitude", "x")
@@ -61,6 +76,8 @@ _HEX = re.compile(r"[0-9A-Fa-f]+").fullmatch
 _EWKT_SRID = re.compile(r"SRID=\d+;", re.IGNORECASE)
 
 Typer = Callable[[Any], Any]
+CALAMINE_MAX_XML = 32 * 1_048_576  # worksheet XML above this is streamed (openpyxl)
+SHARED_STRINGS_MAX = 128 * 1_048_576
 
 
 @dataclass(frozen=True)
@@ -74,7 +91,7 @@ class Columns:
     width: int
 
 
-def convert_csv(source: Path, workdir: Path) -> Conversion:
+def convert_csv(source: Path, workdir: Path, limits: Limits) -> Conversion:
     """Convert a delimited text file to a GeoJSON layer, streaming (see module doc)."""
     encoding = sniff_encoding(source)
     with open(source, encoding=encoding, newline="") as text:
@@ -84,22 +101,69 @@ def convert_csv(source: Path, workdir: Path) -> Conversion:
     with open(source, encoding=encoding, newline="") as text:
         reader = csv.reader(text, delimiter=delimiter, skipinitialspace=True)
         try:
-            return _convert_rows(reader, workdir, typed_text)
+            return _convert_rows(reader, workdir, typed_text, limits)
         except csv.Error as exc:
             raise GeoError(f"not a readable CSV file (line {reader.line_num}): {exc}") from None
 
 
-def convert_sheet(source: Path, workdir: Path) -> Conversion:
-    """Convert the first sheet of an Excel workbook (.xlsx or .xls) to a GeoJSON layer."""
+def convert_sheet(source: Path, workdir: Path, limits: Limits) -> Conversion:
+    """Convert the first sheet of an Excel workbook (.xlsx or .xls) to a GeoJSON layer (see
+    the module docstring for how memory is kept bounded)."""
+    if zipfile.is_zipfile(source) and _expanded_sheets(source, limits) > CALAMINE_MAX_XML:
+        return _convert_rows(_streamed_rows(source), workdir, typed_cell, limits)
     try:
         with open(source, "rb") as file:
             workbook = CalamineWorkbook.from_filelike(file)
         if not workbook.sheet_names:
             raise GeoError("the workbook has no sheet")
         rows = iter(workbook.get_sheet_by_index(0).iter_rows())
-        return _convert_rows(rows, workdir, typed_cell)
+        return _convert_rows(rows, workdir, typed_cell, limits)
     except CalamineError as exc:
-        raise GeoError(f"not a readable Excel workbook: {exc}") from None
+        raise GeoError(
+            "not a readable Excel workbook (damaged, encrypted, or not a workbook)", str(exc)
+        ) from None
+
+
+def _expanded_sheets(source: Path, limits: Limits) -> int:
+    """The uncompressed size of an XLSX's worksheets; TooLarge when the whole archive would
+    expand past `limits` or its shared strings (held in memory) past `SHARED_STRINGS_MAX`."""
+    try:
+        with zipfile.ZipFile(source) as archive:
+            entries = archive.infolist()
+    except (zipfile.BadZipFile, OSError) as exc:
+        raise GeoError("not a readable Excel workbook (a damaged archive)", str(exc)) from None
+    limits.check(0, sum(entry.file_size for entry in entries))
+    shared = sum(e.file_size for e in entries if e.filename.lower() == "xl/sharedstrings.xml")
+    if shared > SHARED_STRINGS_MAX:
+        raise TooLarge(
+            f"the workbook holds more than {SHARED_STRINGS_MAX // 1_048_576} MB of distinct "
+            "texts, the most an upload may hold"
+        )
+    return sum(
+        entry.file_size
+        for entry in entries
+        if entry.filename.lower().startswith("xl/worksheets/") and entry.filename.endswith(".xml")
+    )
+
+
+def _streamed_rows(source: Path) -> Iterator[Sequence[Any]]:
+    """The first sheet's rows, read as a stream (openpyxl's read-only mode)."""
+    import openpyxl
+
+    with open(source, "rb") as file:  # a file, not a path: openpyxl wants .xlsx names
+        try:
+            workbook = openpyxl.load_workbook(file, read_only=True, data_only=True)
+        except Exception as exc:  # openpyxl raises many kinds for a damaged workbook
+            raise GeoError(
+                "not a readable Excel workbook (damaged, encrypted, or not a workbook)", str(exc)
+            ) from None
+        try:
+            if not workbook.worksheets:
+                raise GeoError("the workbook has no sheet")
+            for row in workbook.worksheets[0].iter_rows(values_only=True):
+                yield ["" if cell is None else cell for cell in row]
+        finally:
+            workbook.close()
 
 
 def find_columns(header: Sequence[Any]) -> Columns:
@@ -133,6 +197,15 @@ def typed_text(value: str) -> Any:
             return value  # a leading zero: an identifier or a postcode
         number = int(value)
         return number if number <= MAX_SAFE_INTEGER else value
+    head, dot, tail = value.partition(".")
+    if dot and tail.isdigit() and tail.isascii():  # a plain decimal, the next common case
+        digits = head[1:] if head[:1] in ("-", "+") else head
+        if (
+            not digits
+            or digits == "0"
+            or (digits.isdigit() and digits.isascii() and digits[0] != "0")
+        ):
+            return float(value)
     if _INTEGER(value):
         number = int(value)
         return number if -MAX_SAFE_INTEGER <= number <= MAX_SAFE_INTEGER else value
@@ -193,18 +266,21 @@ def sniff_delimiter(sample: str) -> str:
     return best
 
 
-def _convert_rows(rows: Iterator[Sequence[Any]], workdir: Path, typed: Typer) -> Conversion:
+def _convert_rows(
+    rows: Iterator[Sequence[Any]], workdir: Path, typed: Typer, limits: Limits
+) -> Conversion:
     """Find the columns in the first non-blank row, then write every later row as a feature."""
     header = next((row for row in rows if not _blank(row)), None)
     if header is None:
         raise GeoError("the table is empty; expected a header row naming coordinate columns")
     columns = find_columns(header)
     target = workdir / GEOJSON_NAME
-    with feature_writer(target) as sink:
+    profiler = FieldProfiler()
+    with feature_writer(target, limits) as sink:
         if columns.geometry is None:
-            skipped, extent = _write_points(rows, columns, sink, typed)
+            skipped, extent = _write_points(rows, columns, sink, typed, profiler)
         else:
-            skipped, extent = _write_geometries(rows, columns, sink, typed)
+            skipped, extent = _write_geometries(rows, columns, sink, typed, profiler)
         if skipped and not sink.count:
             raise GeoError(_all_skipped_message(columns, skipped))
     return Conversion(
@@ -215,16 +291,21 @@ def _convert_rows(rows: Iterator[Sequence[Any]], workdir: Path, typed: Typer) ->
         bbox=extent.bbox(),
         skipped_rows=skipped,
         output_bytes=target.stat().st_size,
+        **write_profile(profiler.profile(), workdir),
     )
 
 
 def _write_points(
-    rows: Iterator[Sequence[Any]], columns: Columns, sink: FeatureSink, typed: Typer
+    rows: Iterator[Sequence[Any]],
+    columns: Columns,
+    sink: FeatureSink,
+    typed: Typer,
+    profiler: FieldProfiler,
 ) -> tuple[int, geojson.Extent]:
     """The lat/lon fast path: one Point feature per row, no geometry library involved."""
     assert columns.lat is not None and columns.lon is not None
     ilat, ilon, width, properties = columns.lat, columns.lon, columns.width, columns.properties
-    dumps, write = orjson.dumps, sink.write
+    dumps, write, profile = orjson.dumps, sink.write, profiler.add
     min_x = min_y = float("inf")
     max_x = max_y = float("-inf")
     skipped = 0
@@ -252,6 +333,7 @@ def _write_points(
             max_y = lat
         geometry = {"type": "Point", "coordinates": [lon, lat]}
         props = {name: typed(row[index]) for name, index in properties}
+        profile(props)
         write(dumps({"type": "Feature", "geometry": geometry, "properties": props}))
     extent = geojson.Extent()
     if sink.count:
@@ -261,7 +343,11 @@ def _write_points(
 
 
 def _write_geometries(
-    rows: Iterator[Sequence[Any]], columns: Columns, sink: FeatureSink, typed: Typer
+    rows: Iterator[Sequence[Any]],
+    columns: Columns,
+    sink: FeatureSink,
+    typed: Typer,
+    profiler: FieldProfiler,
 ) -> tuple[int, geojson.Extent]:
     """The geometry-column path: parse and check each row's WKT, GeoJSON or hex WKB."""
     assert columns.geometry is not None
@@ -276,6 +362,7 @@ def _write_geometries(
             skipped += 0 if _blank(row) else 1
             continue
         props = {name: typed(row[index]) for name, index in properties}
+        profiler.add(props)
         sink.write(orjson.dumps({"type": "Feature", "geometry": geometry, "properties": props}))
     return skipped, extent
 

@@ -54,8 +54,24 @@ class BlobStore(Protocol):
         """Remove every blob whose key starts with `prefix/`."""
         ...
 
+    def prefix_size(self, prefix: str) -> int:
+        """The bytes of every blob whose key starts with `prefix/`."""
+        ...
+
+    def exists(self, key: str) -> bool:
+        """Whether a blob is stored under `key`."""
+        ...
+
     def scratch_dir(self) -> Path:
-        """A folder for temporary files on the same filesystem as the blobs."""
+        """This process's folder for temporary files, on the same filesystem as the blobs."""
+        ...
+
+    def sweep_scratch(self) -> int:
+        """Remove scratch files of processes that no longer run; how many entries went."""
+        ...
+
+    def free_bytes(self) -> int:
+        """Free space where blobs are written."""
         ...
 
     def ping(self) -> None:
@@ -77,9 +93,27 @@ class LocalBlobStore:
         return self.root.joinpath(*parts)
 
     def scratch_dir(self) -> Path:
-        """A folder for temporary files, on the blobs' filesystem so renames are atomic."""
-        self._tmp.mkdir(parents=True, exist_ok=True)
-        return self._tmp
+        """This process's folder for temporary files (`.tmp/<pid>`), on the blobs' filesystem
+        so renames are atomic."""
+        mine = self._tmp / str(os.getpid())
+        mine.mkdir(parents=True, exist_ok=True)
+        return mine
+
+    def sweep_scratch(self) -> int:
+        """Remove what processes that no longer run left in `.tmp` (a crash mid-upload);
+        returns how many entries went. Live processes' folders are kept."""
+        if not self._tmp.is_dir():
+            return 0
+        swept = 0
+        for entry in self._tmp.iterdir():
+            if entry.name.isdigit() and _alive(int(entry.name)):
+                continue
+            if entry.is_dir():
+                shutil.rmtree(entry, ignore_errors=True)
+            else:
+                entry.unlink(missing_ok=True)
+            swept += 1
+        return swept
 
     def put_file(self, key: str, source: Path) -> int:
         """Move (or copy, across filesystems) a file into place under `key`."""
@@ -117,6 +151,10 @@ class LocalBlobStore:
         """The blob's size in bytes."""
         return self._path(key).stat().st_size
 
+    def exists(self, key: str) -> bool:
+        """Whether the blob's file is there."""
+        return self._path(key).is_file()
+
     def read_range(self, key: str, start: int, end: int) -> Iterator[bytes]:
         """Read bytes `start..end` inclusive, a chunk at a time."""
         with self._path(key).open("rb") as f:
@@ -139,18 +177,48 @@ class LocalBlobStore:
             self._copy_into_place(src, dst)
 
     def delete(self, key: str) -> None:
-        """Remove a blob (and nothing else)."""
-        self._path(key).unlink(missing_ok=True)
+        """Remove a blob (and its folders, when that leaves them empty)."""
+        path = self._path(key)
+        path.unlink(missing_ok=True)
+        for folder in path.parents:
+            if folder == self.root or not folder.is_relative_to(self.root):
+                break
+            try:
+                folder.rmdir()
+            except OSError:  # not empty (or gone)
+                break
 
     def delete_prefix(self, prefix: str) -> None:
         """Remove every blob under a folder-like prefix."""
         shutil.rmtree(self._path(prefix), ignore_errors=True)
 
+    def prefix_size(self, prefix: str) -> int:
+        """The bytes of the files under a folder-like prefix."""
+        folder = self._path(prefix)
+        if not folder.is_dir():
+            return 0
+        return sum(p.stat().st_size for p in folder.rglob("*") if p.is_file())
+
     def ping(self) -> None:
         """The folder exists and is writable."""
-        self.scratch_dir()
-        with tempfile.NamedTemporaryFile(dir=self._tmp):
+        with tempfile.NamedTemporaryFile(dir=self.scratch_dir()):
             pass
+
+    def free_bytes(self) -> int:
+        """Free space on the store's file system."""
+        self.root.mkdir(parents=True, exist_ok=True)
+        return shutil.disk_usage(self.root).free
+
+
+def _alive(pid: int) -> bool:
+    """Whether a process of this id runs (on this machine)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # someone else's process
+        return True
+    return True
 
 
 def open_store(url: str) -> LocalBlobStore:

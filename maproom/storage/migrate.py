@@ -23,9 +23,9 @@ def alembic_config() -> Config:
 def upgrade(database: Database) -> None:
     """Bring the schema to the newest revision; safe to call from several processes at once."""
     cfg = alembic_config()
-    with database.write() as tx:
+    with database.schema_change() as conn:
         if not database.is_sqlite:
             # Serialise concurrent starters (several workers, several hosts) on one lock.
-            tx.execute(text("SELECT pg_advisory_xact_lock(7242019)"))
-        cfg.attributes["connection"] = tx.conn
+            conn.execute(text("SELECT pg_advisory_xact_lock(7242019)"))
+        cfg.attributes["connection"] = conn
         command.upgrade(cfg, "head")

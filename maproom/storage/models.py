@@ -126,8 +126,37 @@ messages = Table(
     Column("role", String(16), nullable=False),
     Column("content", Text, nullable=False),
     Column("actions", JSONType, nullable=False),
+    Column("question", JSONType),  # {"id", "text", "options"} when the assistant asked one
     Column("created_at", UTCDateTime(), nullable=False),
     Index(None, "project_id", "created_at"),
+)
+
+# A question the chat agent asked, and what it needs to go on once it is answered.
+chat_questions = Table(
+    "chat_questions",
+    metadata,
+    _id(),
+    _owner("projects", "project_id"),
+    Column("text", Text, nullable=False),
+    Column("options", JSONType, nullable=False),
+    Column("state", String(16), nullable=False),  # "pending", "answered" or "dropped"
+    Column("resume", JSONType, nullable=False),
+    Column("created_at", UTCDateTime(), nullable=False),
+    Index(None, "project_id", "state"),
+)
+
+# The chat turn running on a project, if any: one at a time, whichever worker runs it.
+chat_turns = Table(
+    "chat_turns",
+    metadata,
+    Column(
+        "project_id",
+        String(36),
+        ForeignKey("projects.id", ondelete="CASCADE"),
+        primary_key=True,
+    ),
+    Column("turn_id", String(36), nullable=False),
+    Column("started_at", UTCDateTime(), nullable=False),
 )
 
 idempotency_records = Table(
@@ -169,6 +198,9 @@ files = Table(
     Column("file_name", String(255), nullable=False),
     Column("file_type", String(16), nullable=False),
     Column("file_size", BigInteger, nullable=False),
+    # Bytes in the blob store under the file's prefix: the original and what was derived from
+    # it (converted layer, statistics, tile index); NULL until measured (older files).
+    Column("stored_bytes", BigInteger),
     Column("content_type", String(100), nullable=False),
     # "upload", "report" or "inline" (GeoJSON given to a map action)
     Column("origin", String(16), nullable=False),
@@ -181,8 +213,12 @@ files = Table(
 layers = Table(
     "layers",
     metadata,
-    _id(),
-    _owner("projects", "project_id"),
+    # A layer id is unique within its project only (CONTRACT.md 4): two projects may hold
+    # layers with the same id, and they are different layers.
+    Column(
+        "project_id", String(36), ForeignKey("projects.id", ondelete="CASCADE"), primary_key=True
+    ),
+    Column("id", String(36), primary_key=True),
     # A layer made from a file goes when its file goes.
     Column("file_id", String(36), ForeignKey("files.id", ondelete="CASCADE")),
     Column("name", String(200), nullable=False),
@@ -200,6 +236,10 @@ layers = Table(
     Column("data_key", String(300)),
     Column("remote_url", Text),
     Column("options", JSONType, nullable=False),
+    # Field statistics (maproom.geo.fields): the detail's `fields`, and the blob that
+    # classification reads; null for rasters, remote layers and layers not yet profiled.
+    Column("fields", JSONType),
+    Column("stats_key", String(300)),
     Column("version", Integer, nullable=False),
     Column("created_at", UTCDateTime(), nullable=False),
     Column("updated_at", UTCDateTime(), nullable=False),

@@ -345,6 +345,7 @@ async def test_project_delete_removes_its_blobs(app: FastAPI, api: httpx.AsyncCl
     await upload(api, project, "a.geojson", makers.geojson_points())
     assert stored_files(app) != []
     await api.delete(f"/api/v1/sessions/{project}")
+    app.state.services.tiles.settle()  # a tile index being built meanwhile is removed too
     assert stored_files(app) == []
 
 

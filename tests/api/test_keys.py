@@ -5,14 +5,27 @@ from __future__ import annotations
 import hashlib
 import re
 from datetime import UTC, datetime
+from typing import Any
 
+import anyio
 import httpx
 import pytest
 from fastapi import FastAPI
 
 from maproom.domain.keys import SCOPES
+from maproom.domain.usage import UNMEASURED
 from maproom.settings import Settings
-from tests.support import OWNER, KeyMaker, assert_error, bearer, create_project, http_client
+from maproom.storage.models import files as files_table
+from tests import makers
+from tests.support import (
+    OWNER,
+    KeyMaker,
+    assert_error,
+    bearer,
+    create_project,
+    http_client,
+    new_key,
+)
 
 pytestmark = pytest.mark.anyio
 
@@ -198,5 +211,77 @@ async def test_usage(api: httpx.AsyncClient, settings: Settings) -> None:
     assert usage["requests"]["used"] == 4
     assert usage["projects"] == {"used": 2}
     assert set(usage["storage"]) == {"usedBytes", "limitBytes"}
-    assert usage["storage"]["usedBytes"] == 0
+    assert usage["storage"]["usedBytes"] == 0  # projects alone store no file
     assert usage["rateLimit"] == {"perMinute": settings.rate_limit_per_minute}
+
+
+def _on_disk(app: FastAPI, project_ids: list[str]) -> int:
+    """What the projects' files take in the blob store, counted file by file."""
+    root = app.state.services.blobs.root
+    return sum(
+        p.stat().st_size
+        for project in project_ids
+        for p in (root / "p" / project).rglob("*")
+        if p.is_file()
+    )
+
+
+async def test_usage_measures_storage_as_files_come_and_go(
+    app: FastAPI, api: httpx.AsyncClient, make_key: Any
+) -> None:
+    async def used() -> int:
+        app.state.services.tiles.settle()  # tile indexes are built after an upload answers
+        return int((await api.get("/api/v1/usage")).json()["storage"]["usedBytes"])
+
+    first = (await create_project(api))["id"]
+    uploaded = await api.post(
+        f"/api/v1/sessions/{first}/files", files={"file": ("cities.csv", makers.csv_latlon())}
+    )
+    assert uploaded.status_code == 201, uploaded.text
+    assert uploaded.json()["layer"] is not None  # converted: original, layer file, statistics
+    assert await used() == _on_disk(app, [first]) > uploaded.json()["fileSize"]
+
+    report = await api.post(
+        f"/api/v1/sessions/{first}/reports", json={"title": "r", "html": "<p>hi</p>" * 100}
+    )
+    assert report.status_code == 201
+    inline = {"type": "add_geojson_layer", "layer_id": "squares",
+              "geojson": makers.geojson_polygons(3)}  # fmt: skip
+    await api.post(f"/api/v1/sessions/{first}/map/actions", json={"actions": [inline]})
+    assert await used() == _on_disk(app, [first])
+
+    fork = (await api.post(f"/api/v1/sessions/{first}/fork", json={})).json()["id"]
+    assert await used() == _on_disk(app, [first, fork])
+
+    await api.delete(f"/api/v1/sessions/{first}/files/{uploaded.json()['id']}")
+    assert await used() == _on_disk(app, [first, fork])
+    await api.delete(f"/api/v1/sessions/{fork}")
+    assert await used() == _on_disk(app, [first])
+
+    # Another account stores nothing, whatever this one does.
+    other = http_client(app, make_key(email="someone-else@example.com"))
+    async with other as stranger:
+        assert (await stranger.get("/api/v1/usage")).json()["storage"]["usedBytes"] == 0
+
+
+async def test_files_stored_before_counting_are_measured_at_start(
+    app_factory: Any, make_settings: Any
+) -> None:
+    async with app_factory() as app, http_client(app, new_key(app)) as api:
+        project = (await create_project(api))["id"]
+        uploaded = await api.post(
+            f"/api/v1/sessions/{project}/files", files={"file": ("c.csv", makers.csv_latlon())}
+        )
+        assert uploaded.status_code == 201
+        app.state.services.tiles.settle()  # its tile index, built after the answer, counts too
+        expected = int((await api.get("/api/v1/usage")).json()["storage"]["usedBytes"])
+        with app.state.services.db.write() as tx:
+            tx.execute(files_table.update().values(stored_bytes=None))
+    async with app_factory() as app, http_client(app, new_key(app)) as api:
+        with anyio.fail_after(10):  # measured by a task at start: wait until it is done
+            while True:
+                with app.state.services.db.reader() as tx:
+                    if tx.one(UNMEASURED) is None:
+                        break
+                await anyio.sleep(0.02)
+        assert (await api.get("/api/v1/usage")).json()["storage"]["usedBytes"] == expected

@@ -10,8 +10,9 @@ import orjson
 import pytest
 from fastapi import FastAPI
 
-from maproom.domain import mapactions
-from maproom.domain.views import log_since
+from maproom.domain import actions
+from maproom.domain.links import log_since
+from maproom.geo import camera
 from tests import makers
 from tests.support import KeyMaker, assert_error, detail_paths, http_client
 
@@ -62,10 +63,12 @@ async def test_camera_actions_update_the_map_state(api: httpx.AsyncClient) -> No
 
 
 async def test_fit_bounds_math() -> None:
-    center, zoom = mapactions.fit([-180, -85.0511287798066, 180, 85.0511287798066], 0)
+    center, zoom = camera.fit([-180, -85.0511287798066, 180, 85.0511287798066])
     # A 768 px tall view holds the 512 px world 1.5 times: the height decides.
     assert center == pytest.approx([0, 0]) and zoom == pytest.approx(math.log2(1.5), abs=1e-4)
-    _, padded = mapactions.fit([-180, -85.0511287798066, 180, 85.0511287798066], 256)
+    _, padded = camera.fit(
+        [-180, -85.0511287798066, 180, 85.0511287798066], camera.Padding.even(256)
+    )
     assert padded == pytest.approx(0.0)
 
 
@@ -84,7 +87,7 @@ async def test_layer_actions(api: httpx.AsyncClient) -> None:
     made = created.json()["layers"]
     assert len(made) == 3
     cities, copy, tiles = (item["layer_id"] for item in made)
-    assert cities == mapactions.layer_uuid(project, "cities")
+    assert cities == actions.layer_uuid(project, "cities")
     listed = (await api.get(f"/api/v1/sessions/{project}/layers")).json()["data"]
     assert [item["layer_id"] for item in listed] == [tiles, copy, cities]
     detail = (await api.get(f"/api/v1/sessions/{project}/layers/{cities}")).json()
@@ -185,7 +188,12 @@ async def test_aliases_are_normalised(app: FastAPI, api: httpx.AsyncClient, alia
 
 async def test_file_generated_is_recorded(app: FastAPI, api: httpx.AsyncClient) -> None:
     project = await new_project(api)
-    action = {"type": "file_generated", "file_id": "f1", "file_name": "a.html", "url": "u"}
+    action = {
+        "type": "file_generated",
+        "file_id": "f1",
+        "file_name": "a.html",
+        "url": "https://example.com/a.html",
+    }
     assert (await act(api, project, action)).status_code == 200
     logged = log_since(app.state.services.db, project, 0, 10)
     assert logged[-1][2] == action
@@ -209,6 +217,20 @@ async def test_file_generated_is_recorded(app: FastAPI, api: httpx.AsyncClient) 
         ([{"type": "set_country_mask", "country_code": "XX"}], "actions[0].country_code"),
         ([{"type": "pan", "direction": "sideways"}], "actions[0].direction"),
         ([{"type": "zoom_in"}, "fly"], "actions[1]"),
+        ([{"type": "add_tile_layer", "url": "http://2130706433/{z}/{x}/{y}.png"}],
+         "actions[0].url"),
+        ([{"type": "add_tile_layer", "url": "http://[::ffff:10.0.0.1]/{z}/{x}/{y}.png"}],
+         "actions[0].url"),
+        ([{"type": "add_cog_layer", "layer_id": "c", "url": "http://0177.0.0.1/a.tif"}],
+         "actions[0].url"),
+        ([{"type": "add_cog_layer", "layer_id": "c", "url": "https://tiles.localhost/a.tif"}],
+         "actions[0].url"),
+        ([{"type": "set_basemap_style", "style": "http://localhost:8080/style.json"}],
+         "actions[0].style"),
+        ([{"type": "file_generated", "file_id": "f", "file_name": "a",
+           "url": "https://me:pw@example.com/a"}], "actions[0].url"),
+        ([{"type": "rename_layer", "layer_id": "a", "layerId": "b", "name": "x"}],
+         "actions[0].layerId"),
     ],
 )  # fmt: skip
 async def test_a_bad_action_rejects_the_whole_batch(
@@ -254,3 +276,38 @@ async def test_actions_need_the_map_scope_and_the_owner(
     async with http_client(app, make_key(email="other@example.com")) as other:
         response = await other.post(f"/api/v1/sessions/{project}/map/actions", json=body)
         assert_error(response, 404, "not_found")
+
+
+async def test_names_are_not_resolved_at_dispatch(api: httpx.AsyncClient) -> None:
+    """An http(s) URL whose host does not resolve is accepted (CONTRACT.md 5): only the server's
+    own fetches resolve names, when they happen."""
+    project = await new_project(api)
+    response = await act(
+        api,
+        project,
+        {"type": "add_tile_layer", "url": "https://tiles.no-such-host.invalid/{z}/{x}/{y}.png"},
+        {"type": "add_cog_layer", "layer_id": "dem", "url": "https://no-such-host.invalid/d.tif"},
+        {"type": "set_basemap_style", "style": "https://styles.no-such-host.invalid/s.json"},
+    )
+    assert response.status_code == 200, response.text
+    assert len(response.json()["layers"]) == 2
+
+
+async def test_camel_case_parameters_and_extensions(api: httpx.AsyncClient) -> None:
+    project = await new_project(api)
+    response = await act(
+        api,
+        project,
+        {"type": "map.setCountryMask", "countryCode": "DEU", "color": "#334455"},
+        {"type": "map.zoomIn", "levels": 2.5},
+        {"type": "map.jumpTo", "center": [13.4, 52.5], "bearing": 45, "pitch": 20},
+    )
+    assert response.status_code == 200, response.text
+    view = (await state(api, project))["mapState"]
+    assert view["countryMask"] == {
+        "countryCode": "DEU", "countryName": "Germany", "visible": True, "color": "#334455"
+    }  # fmt: skip
+    assert (view["zoom"], view["bearing"], view["pitch"]) == (4.0, 45, 20)
+    cleared = await act(api, project, {"type": "set_country_mask", "country_code": None})
+    assert cleared.status_code == 200
+    assert (await state(api, project))["mapState"]["countryMask"] is None

@@ -118,3 +118,49 @@ async def test_docs_page_works_offline(client: httpx.AsyncClient) -> None:
         loaded = await client.get(asset)
         assert loaded.status_code == 200, asset
         assert loaded.content
+
+
+async def test_map_actions_body_is_the_typed_union(document: dict[str, Any]) -> None:
+    from maproom.domain.actions import models
+
+    operation = operations(document)[("post", "/api/v1/sessions/{id}/map/actions")]
+    body = operation["requestBody"]
+    assert body["required"] is True
+    assert body["content"]["application/json"]["schema"] == {
+        "$ref": "#/components/schemas/ActionBatch"
+    }
+    schemas = document["components"]["schemas"]
+    items = schemas["ActionBatch"]["properties"]["actions"]["items"]
+    assert schemas["ActionBatch"]["properties"]["actions"]["minItems"] == 1
+    assert items["discriminator"]["propertyName"] == "type"
+    assert items["discriminator"]["mapping"]["map.flyTo"] == "#/components/schemas/FlyTo"
+    refs = {branch["$ref"].rsplit("/", 1)[1] for branch in items["oneOf"]}
+    assert len(refs) == len(models.TYPES)
+    for name in refs:
+        variant = schemas[name]
+        kind = variant["properties"]["type"]["enum"][0]
+        assert variant["properties"]["type"]["enum"] == models.spellings(kind)
+        assert "type" in variant["required"], name
+        assert variant["examples"], name
+    assert schemas["AddCogLayer"]["required"] == ["type", "url", "layer_id"]
+    assert schemas["FileGenerated"]["required"] == ["type", "file_id", "file_name"]
+
+
+async def test_the_chat_operations_are_described(document: dict[str, Any]) -> None:
+    for path, body in (("/chat", "ChatRequest"), ("/ask/respond", "AskResponse")):
+        operation = operations(document)[("post", f"/api/v1/sessions/{{id}}{path}")]
+        schema = operation["requestBody"]["content"]["application/json"]["schema"]
+        assert schema == {"$ref": f"#/components/schemas/{body}"}
+        answer = operation["responses"]["200"]["content"]
+        assert answer["application/json"]["schema"] == {"$ref": "#/components/schemas/ChatAnswer"}
+        assert "text/event-stream" in answer
+        assert {"409", "502", "504"} <= set(operation["responses"])
+        assert operation["x-required-scopes"] == ["chat"]
+
+
+async def test_every_error_answer_is_the_envelope(document: dict[str, Any]) -> None:
+    for key, operation in operations(document).items():
+        for status, response in operation["responses"].items():
+            if int(status) >= 400:
+                schema = response["content"]["application/json"]["schema"]
+                assert schema == {"$ref": "#/components/schemas/ErrorResponse"}, (key, status)

@@ -202,7 +202,7 @@ async def test_project_shows_its_messages_oldest_first(
     ids = _add_messages(app, project["id"])
     listed = (await api.get(f"/api/v1/sessions/{project['id']}")).json()["messages"]
     assert [m["id"] for m in listed] == ids
-    assert set(listed[0]) == {"id", "role", "content", "actions", "createdAt"}
+    assert set(listed[0]) == {"id", "role", "content", "actions", "question", "createdAt"}
     assert listed[0]["role"] == "user"
     assert listed[1]["actions"] == [{"type": "zoom_in"}]
 

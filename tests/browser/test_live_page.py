@@ -341,3 +341,37 @@ async def test_static_page_and_screenshots(server: tuple[str, FastAPI], browser:
         await settle(page)
         await page.screenshot(path=str(SCREENSHOTS / "country-mask.png"))
         assert page.errors == []
+
+
+async def test_chat_moves_the_open_live_page(server: tuple[str, FastAPI], browser: Any) -> None:
+    """A chat turn is seen by whoever watches the map: "fly to Japan and highlight it" flies
+    the open page to Japan and draws the country mask, and the reply is a live message."""
+    base, app = server
+    async with httpx.AsyncClient(base_url=base, headers=bearer(new_key(app)), timeout=20) as api:
+        project = (
+            await api.post(
+                "/api/v1/sessions",
+                json={"mapState": {"basemap": {"style": "blank", "categories": {}}}},
+            )
+        ).json()["id"]
+        live = (await api.post(f"/api/v1/sessions/{project}/live-view-url")).json()["liveViewUrl"]
+        page = await open_page(browser, live)
+        await settle(page)
+        assert not await page.evaluate("!!window.maproom.map.getLayer('mr-mask-country')")
+
+        reply = await api.post(
+            f"/api/v1/sessions/{project}/chat", json={"message": "fly to Japan and highlight it"}
+        )
+        assert reply.status_code == 200, reply.text
+        state = (await api.get(f"/api/v1/sessions/{project}/map")).json()["mapState"]
+        assert state["countryMask"]["countryCode"] == "JP"
+        lng, lat = state["center"]
+        assert 128 < lng < 146 and 30 < lat < 42
+
+        await until(page, near((lng, lat)), 20000)
+        await until(page, "!!window.maproom.map.getLayer('mr-mask-country')")
+        await settle(page)
+        masked = await page.evaluate(rendered("mr-mask-country"))
+        assert masked > 0
+        await page.screenshot(path=str(SCREENSHOTS / "chat-japan.png"))
+        assert page.errors == []

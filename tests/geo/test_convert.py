@@ -86,7 +86,7 @@ def test_success_replaces_an_earlier_output(source: Write, workdir: Path) -> Non
     result = convert(path, "csv", workdir)
 
     assert len(read_layer(result)) == 1
-    assert [p.name for p in workdir.iterdir()] == ["layer.geojson"]
+    assert sorted(p.name for p in workdir.iterdir()) == ["layer.geojson", "layer.stats.npz"]
 
 
 def test_a_source_inside_the_work_folder_may_share_the_output_name(workdir: Path) -> None:

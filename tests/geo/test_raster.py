@@ -158,7 +158,7 @@ def test_another_raster_format_named_tif(tmp_path: Path, workdir: Path) -> None:
         with rasterio.open(path, "w", driver="PNG", width=8, height=8, count=1, dtype="uint8") as d:
             d.write(gradient(1, 8, 8))
 
-    assert "not a GeoTIFF: GDAL reads the file as PNG" in rejects(path, "tif", workdir)
+    assert "not a GeoTIFF: the file is read as PNG data" in rejects(path, "tif", workdir)
 
 
 def test_truncated_geotiff(tmp_path: Path, workdir: Path) -> None:

@@ -183,6 +183,7 @@ async def test_revoking_a_link_closes_its_streams(server: tuple[str, FastAPI]) -
 
 
 async def test_every_kind_of_change_reaches_the_stream(server: tuple[str, FastAPI]) -> None:
+    """REST edits are published as the actions they are made of (docs/live.md)."""
     async with (
         setup(*server) as (api, project, live),
         httpx.AsyncClient(timeout=10) as viewer,
@@ -192,7 +193,10 @@ async def test_every_kind_of_change_reaches_the_stream(server: tuple[str, FastAP
         patched = await api.patch(f"/api/v1/sessions/{project}", json={"mapState": {"zoom": 4}})
         assert patched.status_code == 200
         event = await s.next(timeout=1.0)
-        assert (event["event"], event["data"]["mapState"]["zoom"]) == ("mapState", 4)
+        assert (event["event"], event["data"]) == (
+            "action",
+            {"type": "jump_to", "center": [0, 20], "zoom": 4, "bearing": 0, "pitch": 0},
+        )
         upload = await api.post(
             f"/api/v1/sessions/{project}/files",
             files={"file": ("c.geojson", b'{"type": "Point", "coordinates": [1, 2]}')},
@@ -202,16 +206,21 @@ async def test_every_kind_of_change_reaches_the_stream(server: tuple[str, FastAP
         assert added["data"] == {"op": "added", "layer_id": layer_id}
         await api.patch(f"/api/v1/sessions/{project}/layers/{layer_id}", json={"visible": False})
         hidden = await s.next(timeout=1.0)
-        assert hidden["data"] == {"op": "updated", "layer_id": layer_id, "visible": False}
+        assert hidden["data"] == {
+            "type": "set_layer_visibility",
+            "layer_id": layer_id,
+            "visible": False,
+        }
         await api.put(
             f"/api/v1/sessions/{project}/layers/{layer_id}/style",
             json={"renderer": {"paint": {"circle-color": "#ff0000"}}},
         )
         styled = await s.next(timeout=1.0)
+        assert styled["data"]["type"] == "update_layer_style"
         assert styled["data"]["style"]["renderer"]["paint"]["circle-color"] == "#ff0000"
         await api.delete(f"/api/v1/sessions/{project}/layers/{layer_id}")
         removed = await s.next(timeout=1.0)
-        assert removed["data"] == {"op": "removed", "layer_ids": [layer_id]}
+        assert removed["data"] == {"type": "remove_layer", "layer_id": layer_id}
         assert [added["id"], hidden["id"], styled["id"], removed["id"]] == sorted(
             {added["id"], hidden["id"], styled["id"], removed["id"]}
         )

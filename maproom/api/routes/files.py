@@ -8,6 +8,7 @@ from urllib.parse import quote
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import Response, StreamingResponse
 
+from maproom import geo
 from maproom.api import API_PREFIX
 from maproom.api.deps import Caller, ScopedRoute, project_url, requires
 from maproom.api.responses import OK, json_response
@@ -26,6 +27,7 @@ from maproom.domain import files, reports
 from maproom.errors import RangeNotSatisfiable
 
 router = APIRouter(prefix=f"{API_PREFIX}/sessions/{{id}}", tags=["files"], route_class=ScopedRoute)
+CONVERTED_TIMES = 10  # a converted layer may take 10 times the upload ceiling (CONTRACT.md 8)
 UPLOAD_BODY = {
     "requestBody": {
         "required": True,
@@ -80,6 +82,8 @@ async def upload_file(id: str, request: Request) -> Response:
         file_name=upload.file_name,
         layer_name=upload.fields.get("name") or None,
         base=project_url(request, project_id),
+        limits=geo.Limits(max_bytes=CONVERTED_TIMES * services.settings.upload_max_bytes),
+        index_later=services.tiles.index_later,
     )
     return json_response(body, status=201)
 
@@ -88,7 +92,11 @@ async def upload_file(id: str, request: Request) -> Response:
     "/files/{fileId}/content",
     summary="Get raw file bytes",
     response_class=Response,
-    responses={200: {"content": {"application/octet-stream": {}}}, 206: {"description": "Range"}},
+    responses={
+        200: {"content": {kind: {} for kind in files.served_types()}},
+        206: {"description": "Range", "content": {kind: {} for kind in files.served_types()}},
+        416: {"description": "The Range cannot be satisfied (`range_not_satisfiable`)"},
+    },
 )
 @requires("files")
 async def file_content(id: str, fileId: str, request: Request) -> Response:

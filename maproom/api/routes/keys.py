@@ -30,7 +30,7 @@ async def list_keys(request: Request) -> Response:
 async def create_key(body: KeyCreate, request: Request) -> Response:
     """A new key; its plaintext is in this answer only. Scopes cannot exceed the caller's."""
     caller = Caller.of(request)
-    created = await caller.write(keys.create, name=body.name, scopes=body.scopes)
+    created = await caller.change(keys.create, name=body.name, scopes=body.scopes)
     return json_response(created, status=201)
 
 
@@ -39,7 +39,7 @@ async def create_key(body: KeyCreate, request: Request) -> Response:
 async def revoke_key(keyId: str, request: Request) -> Response:
     """Revoke a key of the caller's account; it is refused from the next request on."""
     caller = Caller.of(request)
-    revoked = await caller.write(keys.revoke, key_id=keyId)
+    revoked = await caller.change(keys.revoke, key_id=keyId)
     caller.services.authenticator.forget(revoked)
     return json_response(OK)
 

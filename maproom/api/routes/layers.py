@@ -10,11 +10,11 @@ from fastapi.responses import Response
 from maproom.api import API_PREFIX
 from maproom.api.deps import Caller, IfMatch, ScopedRoute, project_url, requires
 from maproom.api.layer_data import TileFormat, geojson_response, tile_response
-from maproom.api.openapi import STYLE_REF
+from maproom.api.openapi import STYLE_REF, json_body
 from maproom.api.responses import OK, json_response
 from maproom.api.schemas.common import Ok
 from maproom.api.schemas.data import LayerDetail, LayerList, LayerOrder, LayerPatch
-from maproom.domain import layers, styles
+from maproom.domain import edits, layers, styles
 from maproom.domain.tiles import MEDIA_TYPES
 
 router = APIRouter(
@@ -47,7 +47,13 @@ async def reorder_layers(
     `If-Match` takes the project's ETag.
     """
     caller = Caller.of(request)
-    await caller.write(layers.reorder, project_id=id, layer_ids=body.layer_ids, if_match=if_match)
+    await caller.change(
+        edits.reorder_layers,
+        blobs=caller.services.blobs,
+        project_id=id,
+        layer_ids=body.layer_ids,
+        if_match=if_match,
+    )
     return json_response(OK)
 
 
@@ -71,8 +77,9 @@ async def patch_layer(
 ) -> Response:
     """Apply the fields given (`name`, `visible`)."""
     caller = Caller.of(request)
-    patched = await caller.write(
-        layers.patch,
+    patched = await caller.change(
+        edits.patch_layer,
+        blobs=caller.services.blobs,
         project_id=id,
         layer_id=layerId,
         changes=body.changes(),
@@ -87,20 +94,18 @@ async def patch_layer(
 async def delete_layer(id: str, layerId: str, request: Request) -> Response:
     """Remove the layer from the project (its file stays)."""
     caller = Caller.of(request)
-    await caller.write(layers.remove, project_id=id, layer_id=layerId)
+    await caller.change(
+        edits.delete_layer, blobs=caller.services.blobs, project_id=id, layer_id=layerId
+    )
     return json_response(OK)
 
 
 @router.put(
     "/{layerId}/style",
     summary="Update a layer style (merge)",
-    openapi_extra={
-        "requestBody": {
-            "required": True,
-            "content": {"application/json": {"schema": STYLE_REF}},
-            "description": "A (partial) layer style (spec 2.7), merged into the stored one",
-        }
-    },
+    openapi_extra=json_body(
+        STYLE_REF, "A (partial) layer style (spec 2.7), merged into the stored one"
+    ),
     responses={
         200: {
             "description": "The whole merged style",
@@ -119,7 +124,8 @@ async def put_style(
     """Merge the given style into the layer's; answers the whole merged style."""
     caller = Caller.of(request)
     updated = await caller.write(
-        layers.set_style,
+        edits.restyle_layer,
+        blobs=caller.services.blobs,
         project_id=id,
         layer_id=layerId,
         style_patch=styles.parse_patch(body),

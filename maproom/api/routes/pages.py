@@ -30,11 +30,11 @@ from fastapi.responses import Response, StreamingResponse
 from maproom.api.deps import public_origin
 from maproom.api.layer_data import TileFormat, geojson_response, tile_response
 from maproom.api.responses import json_response
-from maproom.domain import views
+from maproom.domain import links
 from maproom.domain.common import utcnow
 from maproom.domain.mapstate import country_shape
 from maproom.events.hub import frame
-from maproom.services import Services
+from maproom.runtime import Services
 
 router = APIRouter(include_in_schema=False)
 HEARTBEAT_SECONDS = 15.0
@@ -46,15 +46,15 @@ def _services(request: Request) -> Services:
     return services
 
 
-async def _link(request: Request, prefix: str, token: str) -> views.Link:
+async def _link(request: Request, prefix: str, token: str) -> links.Link:
     services = _services(request)
     db = services.db
     if db.is_sqlite:
-        return views.resolve(db, token, PAGE_KINDS[prefix])
-    return await anyio.to_thread.run_sync(views.resolve, db, token, PAGE_KINDS[prefix])
+        return links.resolve(db, token, PAGE_KINDS[prefix])
+    return await anyio.to_thread.run_sync(links.resolve, db, token, PAGE_KINDS[prefix])
 
 
-def _page_headers(link: views.Link) -> dict[str, str]:
+def _page_headers(link: links.Link) -> dict[str, str]:
     return {
         "Content-Security-Policy": f"frame-ancestors {link.frame_ancestors()}",
         "Referrer-Policy": "no-referrer",
@@ -72,7 +72,7 @@ def _template(name: str) -> string.Template:
     return string.Template((WEB_DIR / "templates" / name).read_text(encoding="utf-8"))
 
 
-def _page(request: Request, prefix: str, link: views.Link) -> Response:
+def _page(request: Request, prefix: str, link: links.Link) -> Response:
     base = f"{public_origin(request)}/{prefix}/{link.token}"
     # The static page is the live page without a stream.
     events = orjson.dumps(f"{base}/events").decode() if prefix == "live" else "null"
@@ -86,9 +86,9 @@ def _page(request: Request, prefix: str, link: views.Link) -> Response:
     return Response(html, media_type="text/html; charset=utf-8", headers=_page_headers(link))
 
 
-def _state(request: Request, prefix: str, link: views.Link) -> dict[str, Any]:
+def _state(request: Request, prefix: str, link: links.Link) -> dict[str, Any]:
     base = f"{public_origin(request)}/{prefix}/{link.token}"
-    return views.state(_services(request).db, link, base)
+    return links.state(_services(request).db, link, base)
 
 
 for _prefix in PAGE_KINDS:
@@ -111,7 +111,7 @@ for _prefix in PAGE_KINDS:
             """A GeoJSON layer's document."""
             link = await _link(request, prefix, token)
             services = _services(request)
-            row = await anyio.to_thread.run_sync(views.layer_row, services.db, link, layerId)
+            row = await anyio.to_thread.run_sync(links.layer_row, services.db, link, layerId)
             return geojson_response(services, row)
 
         @router.get(f"/{prefix}/{{token}}/layers/{{layerId}}/tiles/{{z}}/{{x}}/{{y}}.{{fmt}}")
@@ -121,7 +121,7 @@ for _prefix in PAGE_KINDS:
             """One tile of a layer."""
             link = await _link(request, prefix, token)
             services = _services(request)
-            row = await anyio.to_thread.run_sync(views.layer_row, services.db, link, layerId)
+            row = await anyio.to_thread.run_sync(links.layer_row, services.db, link, layerId)
             return await tile_response(services, row, z, x, y, fmt)
 
         @router.get(f"/{prefix}/{{token}}/countries/{{code}}.geojson")
@@ -149,7 +149,7 @@ async def live_events(token: str, request: Request) -> Response:
     try:
         missed = None
         if resume_from is not None:
-            missed = await anyio.to_thread.run_sync(views.resume, services.db, link, resume_from)
+            missed = await anyio.to_thread.run_sync(links.resume, services.db, link, resume_from)
         if missed is None:
             state = await anyio.to_thread.run_sync(_state, request, "live", link)
             first = [frame(state["lastEventId"], "snapshot", state)]
@@ -191,5 +191,5 @@ def _last_event_id(request: Request) -> int | None:
     return int(raw.strip())
 
 
-def _expired(link: views.Link) -> bool:
+def _expired(link: links.Link) -> bool:
     return link.expires_at is not None and link.expires_at <= utcnow()

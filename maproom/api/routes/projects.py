@@ -20,7 +20,7 @@ from maproom.api.schemas.projects import (
     ProjectRead,
     ProjectUpdate,
 )
-from maproom.domain import projects
+from maproom.domain import edits, projects
 
 router = APIRouter(prefix=f"{API_PREFIX}/sessions", tags=["projects"], route_class=ScopedRoute)
 
@@ -50,7 +50,7 @@ async def create_project(
     caller = Caller.of(request)
     body = body or ProjectCreate()
     changes = body.mapState.changes() if body.mapState else {}
-    created = await caller.write(projects.create, title=body.title, map_state=changes)
+    created = await caller.change(projects.create, title=body.title, map_state=changes)
     return json_response(created.body, status=201, version=created.version)
 
 
@@ -70,8 +70,12 @@ async def patch_project(
 ) -> Response:
     """Spec 4.2: present fields only; `mapState` shallow-merged; nested objects replaced whole."""
     caller = Caller.of(request)
-    patched = await caller.write(
-        projects.update, project_id=id, changes=body.changes(), if_match=if_match
+    patched = await caller.change(
+        edits.patch_project,
+        blobs=caller.services.blobs,
+        project_id=id,
+        changes=body.changes(),
+        if_match=if_match,
     )
     return json_response(patched.body, version=patched.version)
 

@@ -10,7 +10,7 @@ from maproom.api.deps import Caller, ScopedRoute, public_origin, requires
 from maproom.api.responses import OK, json_response
 from maproom.api.schemas.common import Ok
 from maproom.api.schemas.views import LiveViewUrl, StaticViewUrl, ViewLinkCreate, ViewLinkList
-from maproom.domain import views
+from maproom.domain import links
 
 router = APIRouter(prefix=f"{API_PREFIX}/sessions/{{id}}", tags=["views"], route_class=ScopedRoute)
 LINK_BODY = Body(
@@ -21,8 +21,8 @@ LINK_BODY = Body(
 
 async def _create(request: Request, id: str, kind: str, body: ViewLinkCreate | None) -> str:
     caller = Caller.of(request)
-    link = await caller.write(
-        views.create,
+    link = await caller.change(
+        links.create,
         project_id=id,
         kind=kind,
         expires_in_seconds=body.expiresInSeconds if body else None,
@@ -62,9 +62,9 @@ async def static_view_url(
 async def list_view_links(id: str, request: Request) -> Response:
     """The project's live and static links, oldest first."""
     caller = Caller.of(request)
-    rows = await caller.read(views.list_for_project, project_id=id)
+    rows = await caller.read(links.list_for_project, project_id=id)
     origin = public_origin(request)
-    found = [views.record(row, origin) for row in rows]
+    found = [links.record(row, origin) for row in rows]
     return json_response({"data": found, "meta": {"count": len(found)}})
 
 
@@ -73,5 +73,5 @@ async def list_view_links(id: str, request: Request) -> Response:
 async def revoke_view_link(id: str, linkId: str, request: Request) -> Response:
     """Revoke a link: its pages answer 404 and its open streams close at once."""
     caller = Caller.of(request)
-    await caller.write(views.revoke, project_id=id, link_id=linkId)
+    await caller.change(links.revoke, project_id=id, link_id=linkId)
     return json_response(OK)

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, StrictBool
 
 from maproom.api.schemas.common import ListMeta
+from maproom.domain.actions.models import LayerName
 from maproom.domain.common import Omittable
 
 
@@ -38,6 +39,16 @@ class LegendItem(BaseModel):
     ramp: list[dict[str, Any]] | None = None
 
 
+class FieldSummary(BaseModel):
+    """What a layer's property holds (gathered when the layer was stored)."""
+
+    name: str
+    type: Literal["number", "string", "boolean", "mixed"]
+    min: float | None = Field(None, description="Present when the field holds numbers")
+    max: float | None = Field(None, description="Present when the field holds numbers")
+    sample: list[Any] = Field(description="Up to 5 distinct values, in the order first seen")
+
+
 class LayerDetail(LayerItem):
     """`GET .../layers/{layerId}` (CONTRACT.md 4)."""
 
@@ -47,6 +58,9 @@ class LayerDetail(LayerItem):
     source: Literal["upload", "ai"]
     url: str | None
     legendItems: list[LegendItem]
+    fields: list[FieldSummary] | None = Field(
+        description="The properties of a GeoJSON layer; null for rasters and remote layers"
+    )
     createdAt: str
     updatedAt: str
 
@@ -55,8 +69,8 @@ class LayerPatch(BaseModel):
     """Body of `PATCH .../layers/{layerId}`."""
 
     model_config = ConfigDict(extra="ignore")
-    name: Omittable[Annotated[str, Field(min_length=1, max_length=200, strict=True)]] = None
-    visible: Omittable[Annotated[bool, Field(strict=True)]] = None
+    name: Omittable[LayerName] = None
+    visible: Omittable[StrictBool] = None
 
     def changes(self) -> dict[str, Any]:
         """The fields the client sent."""

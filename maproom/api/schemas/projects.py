@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from maproom.api.schemas.chat import ChatQuestion
 from maproom.api.schemas.common import ListMeta
 from maproom.api.schemas.data import LayerItem
 from maproom.domain.common import Omittable
@@ -70,12 +71,13 @@ class SharedBy(BaseModel):
 
 
 class Message(BaseModel):
-    """A chat message in a project."""
+    """A chat message in a project (CONTRACT.md 7)."""
 
     id: str
-    role: str
+    role: Literal["user", "assistant"]
     content: str
     actions: list[dict[str, Any]]
+    question: ChatQuestion | None
     createdAt: str
 
 

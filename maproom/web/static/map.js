@@ -226,6 +226,8 @@ function follow(eventsUrl) {
     events.addEventListener("open", () => { delay = 1000; });
     events.addEventListener("snapshot", (e) => run(e.lastEventId, () => render(JSON.parse(e.data), { camera: true })));
     events.addEventListener("action", (e) => run(e.lastEventId, () => applyAction(JSON.parse(e.data))));
+    // `mapState` was published by maproom before every map change became an `action`; a log
+    // written then may still be replayed on resume.
     events.addEventListener("mapState", (e) => run(e.lastEventId, async () => {
       const view = JSON.parse(e.data).mapState;
       if (view) page.map.jumpTo({ center: view.center, zoom: view.zoom, bearing: view.bearing, pitch: view.pitch });
@@ -255,7 +257,8 @@ async function applyAction(action) {
     map.flyTo({ center: action.center, zoom: action.zoom ?? map.getZoom(),
       bearing: action.bearing ?? map.getBearing(), pitch: action.pitch ?? map.getPitch() });
   } else if (action.type === "jump_to") {
-    map.jumpTo({ center: action.center, zoom: action.zoom ?? map.getZoom() });
+    map.jumpTo({ center: action.center, zoom: action.zoom ?? map.getZoom(),
+      bearing: action.bearing ?? map.getBearing(), pitch: action.pitch ?? map.getPitch() });
   } else if (action.type === "file_generated") {
     toast(`New file: ${escape(action.file_name)}`);
   } else {

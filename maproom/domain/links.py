@@ -18,8 +18,8 @@ from sqlalchemy import bindparam, delete, select
 
 from maproom.domain import layers
 from maproom.domain.common import iso, new_id, require_uuid, utcnow
+from maproom.domain.gate import PROJECT_BY_ID, get_or_raise
 from maproom.domain.keys import Principal
-from maproom.domain.owned import PROJECT_BY_ID, get_or_raise
 from maproom.errors import NotFound
 from maproom.storage.db import Database, Prepared, Tx
 from maproom.storage.models import events, view_links

@@ -1,0 +1,367 @@
+"""Applying a planned batch: one handler per action type, all in the caller's transaction.
+
+A handler changes what its action changes: the batch's view of the map state (`Batch.view`,
+written once when the batch finishes) or the layer rows. Each applied action is appended to
+the project's event log as an `action` event carrying the action, normalised: the plain type,
+snake_case parameters, layer ids as UUIDs, and what the server decided (the stored style of
+`update_layer_style`, the file that holds `add_geojson_layer`'s inline data instead of the
+data itself). Adding an action type is one model (`models.py`) and one handler here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from maproom.domain import classification, files, layers, mapstate, styles
+from maproom.domain.actions import models as m
+from maproom.domain.actions.plan import Step
+from maproom.domain.gate import log_event, touch
+from maproom.geo import camera
+from maproom.geo.fields import Profile
+from maproom.storage.db import Writer
+
+LAYER_PADDING = camera.Padding.even(40)  # zoom_to_layer leaves this much room around it
+
+
+@dataclass(frozen=True, slots=True)
+class Stored:
+    """Where a step's inline data went in the blob store."""
+
+    file_id: str
+    prefix: str
+    size: int
+    data_key: str
+    stats_key: str | None
+    stored: int  # bytes of every blob under `prefix`
+
+
+@dataclass
+class Batch:
+    """What the actions of one batch are applied with, and what they leave."""
+
+    tx: Writer
+    project: Any  # the locked project row
+    view: dict[str, Any]  # the map state as the batch leaves it
+    profile: Callable[[Any], Profile | None]  # a layer row's field statistics
+    stored: dict[int, Stored] = field(default_factory=dict)
+    steps: list[Step] = field(default_factory=list)
+    created: list[Any] = field(default_factory=list)  # layers added (or found: a tile URL)
+
+    changed: set[str] = field(default_factory=set)  # layers given a new version already
+
+    def layer(self, step: Step) -> Any:
+        """The row of the layer a step names (it exists: `plan` checked)."""
+        return layers.row_of(self.tx, self.project.id, step.layer_id or "")
+
+    def update_layer(self, row: Any, **values: Any) -> Any:
+        """Change a layer: one new layer version per batch, however many actions change it."""
+        bump = row.id not in self.changed
+        self.changed.add(row.id)
+        return layers.update_row(self.tx, row, bump=bump, **values)
+
+
+Handler = Callable[[Batch, Step], None]
+HANDLERS: dict[str, Handler] = {}
+
+
+def handles(*kinds: str) -> Callable[[Handler], Handler]:
+    """Register a function as the handler of these action types."""
+
+    def register(handler: Handler) -> Handler:
+        for kind in kinds:
+            HANDLERS[kind] = handler
+        return handler
+
+    return register
+
+
+def apply(batch: Batch, steps: list[Step]) -> None:
+    """Apply every step in order, logging one `action` event each."""
+    for step in steps:
+        HANDLERS[step.kind](batch, step)
+        event = step.event or step.action.payload()
+        if step.layer_id is not None and "layer_id" in type(step.action).model_fields:
+            event["layer_id"] = step.layer_id
+        step.event = event
+        log_event(batch.tx, batch.project.id, "action", event)
+
+
+def finish(batch: Batch, **values: Any) -> Any:
+    """Record the batch as one new project version (with any other project `values`)."""
+    if batch.view != batch.project.map_state:
+        values["map_state"] = batch.view
+    return touch(batch.tx, batch.project, **values)
+
+
+# --- camera ------------------------------------------------------------------------------------
+
+
+@handles("fly_to", "jump_to")
+def _move(batch: Batch, step: Step) -> None:
+    action = step.action
+    assert isinstance(action, m.FlyTo | m.JumpTo)
+    view = {**batch.view, "center": list(action.center)}
+    if action.zoom is not None:
+        view["zoom"] = action.zoom
+    if action.bearing is not None:
+        view["bearing"] = mapstate.normalise_bearing(action.bearing)
+    if action.pitch is not None:
+        view["pitch"] = action.pitch
+    batch.view = view
+    step.event = action.payload() | {k: view[k] for k in ("bearing",) if action.bearing is not None}
+
+
+@handles("fit_bounds")
+def _fit_bounds(batch: Batch, step: Step) -> None:
+    action = step.action
+    assert isinstance(action, m.FitBounds)
+    pad = action.padding
+    padding = (
+        camera.Padding(pad.top, pad.right, pad.bottom, pad.left)
+        if isinstance(pad, m.Padding)
+        else camera.Padding.even(pad or 0)
+    )
+    center, zoom = camera.fit(action.bbox, padding)
+    batch.view = {**batch.view, "center": center, "zoom": zoom}
+
+
+@handles("go_home")
+def _go_home(batch: Batch, step: Step) -> None:
+    home = mapstate.DEFAULT_MAP_STATE
+    batch.view = {**batch.view, **{key: home[key] for key in mapstate.VIEW_KEYS}}
+
+
+@handles("zoom_in", "zoom_out")
+def _zoom(batch: Batch, step: Step) -> None:
+    action = step.action
+    assert isinstance(action, m.ZoomIn | m.ZoomOut)
+    levels = action.levels or 1
+    delta = levels if step.kind == "zoom_in" else -levels
+    zoom = camera.clamp_zoom(float(batch.view.get("zoom", 0)) + delta)
+    batch.view = {**batch.view, "zoom": zoom}
+
+
+PAN = {
+    "up": (0, -1), "north": (0, -1), "down": (0, 1), "south": (0, 1),
+    "left": (-1, 0), "west": (-1, 0), "right": (1, 0), "east": (1, 0),
+}  # fmt: skip
+
+
+@handles("pan")
+def _pan(batch: Batch, step: Step) -> None:
+    action = step.action
+    assert isinstance(action, m.Pan)
+    amount = action.amount or 256
+    dx, dy = PAN[action.direction]
+    view = batch.view
+    center = camera.pan(view["center"], float(view.get("zoom", 0)), dx * amount, dy * amount)
+    batch.view = {**view, "center": center}
+
+
+@handles("zoom_to_layer")
+def _zoom_to_layer(batch: Batch, step: Step) -> None:
+    row = batch.layer(step)
+    if row.bbox:
+        center, zoom = camera.fit(row.bbox, LAYER_PADDING)
+        batch.view = {**batch.view, "center": center, "zoom": zoom}
+
+
+# --- basemap and masks -------------------------------------------------------------------------
+
+
+@handles("set_basemap_style")
+def _basemap_style(batch: Batch, step: Step) -> None:
+    action = step.action
+    assert isinstance(action, m.SetBasemapStyle)
+    basemap = dict(batch.view.get("basemap") or {"style": "light", "categories": {}})
+    basemap["style"] = action.style
+    if action.categories is not None:
+        basemap["categories"] = mapstate.Basemap(categories=action.categories).stored()[
+            "categories"
+        ]
+    batch.view = {**batch.view, "basemap": basemap}
+    step.event = {"type": step.kind, "style": basemap["style"]}
+    if action.categories is not None:
+        step.event["categories"] = basemap["categories"]
+
+
+@handles("set_basemap_category")
+def _basemap_category(batch: Batch, step: Step) -> None:
+    action = step.action
+    assert isinstance(action, m.SetBasemapCategory)
+    basemap = dict(batch.view.get("basemap") or {"style": "light", "categories": {}})
+    categories = dict(basemap.get("categories") or {})
+    entry = dict(categories.get(action.category_key) or {})
+    entry.update(action.model_dump(include={"color", "visible"}, exclude_none=True))
+    categories[action.category_key] = entry
+    batch.view = {**batch.view, "basemap": {**basemap, "categories": categories}}
+
+
+@handles("set_country_mask")
+def _country_mask(batch: Batch, step: Step) -> None:
+    action = step.action
+    assert isinstance(action, m.SetCountryMask)
+    mask = None
+    if action.country_code is not None:
+        mask = mapstate.country_mask(
+            action.country_code,
+            name=action.country_name,
+            visible=True if action.visible is None else action.visible,
+            color=action.color or "#000000",
+        )
+    batch.view = {**batch.view, "countryMask": mask}
+    step.event = {"type": step.kind, "country_code": None}
+    if mask is not None:
+        step.event |= {
+            "country_code": mask["countryCode"],
+            "country_name": mask["countryName"],
+            "visible": mask["visible"],
+            "color": mask["color"],
+        }
+
+
+@handles("set_custom_mask")
+def _custom_mask(batch: Batch, step: Step) -> None:
+    action = step.action
+    assert isinstance(action, m.SetCustomMask)
+    mask = None
+    if action.geojson is not None:
+        mask = {"geojson": action.geojson, "color": action.color or "#000000"}
+    batch.view = {**batch.view, "customMask": mask}
+    step.event = {"type": step.kind, **(mask or {})}
+
+
+# --- layers ------------------------------------------------------------------------------------
+
+
+@handles("add_geojson_layer")
+def _add_geojson(batch: Batch, step: Step) -> None:
+    action = step.action
+    assert isinstance(action, m.AddGeojsonLayer)
+    tx, project = batch.tx, batch.project
+    if step.source is not None:
+        src = step.source
+        values = {
+            "file_id": src.file_id, "geometry_type": src.geometry_type,
+            "feature_count": src.feature_count, "streaming": src.streaming, "bbox": src.bbox,
+            "data_key": src.data_key, "fields": src.fields, "stats_key": src.stats_key,
+        }  # fmt: skip
+    else:
+        conversion, where = step.conversion, batch.stored[step.index]
+        assert conversion is not None
+        files.insert_file(
+            tx, project.id, where.file_id, f"{action.name or action.layer_id}.geojson",
+            "geojson", where.size, where.prefix, stored_bytes=where.stored, origin="inline",
+        )  # fmt: skip
+        values = {
+            "file_id": where.file_id, "geometry_type": conversion.geometry_type,
+            "feature_count": conversion.feature_count,
+            "streaming": files.streaming_of(conversion),
+            "bbox": list(conversion.bbox) if conversion.bbox else None,
+            "data_key": where.data_key, "fields": conversion.fields,
+            "stats_key": where.stats_key,
+        }  # fmt: skip
+    row = layers.insert_row(
+        tx, project.id, id=step.layer_id, name=(action.name or action.layer_id)[:200],
+        layer_type="geojson", visible=True, source="ai", **values,
+    )  # fmt: skip
+    if step.style is not None:
+        row = _restyle(batch, step, row, styles.replace(row.style, step.style), step.style)
+    batch.created.append(row)
+    event = action.payload()
+    event.pop("geojson", None)  # the data is in the project file, not in the event log
+    step.event = {**event, "file_id": row.file_id, "layer_id": row.id}
+
+
+@handles("add_tile_layer", "add_cog_layer")
+def _add_remote(batch: Batch, step: Step) -> None:
+    action = step.action
+    assert isinstance(action, m.AddTileLayer | m.AddCogLayer)
+    if step.reuse is not None:
+        batch.created.append(step.reuse)
+        return
+    kind = "cog" if step.kind == "add_cog_layer" else "tile"
+    options = action.model_dump(
+        include={"attribution", "opacity", "min_zoom", "max_zoom", "tile_size"}, exclude_none=True
+    )
+    row = layers.insert_row(
+        batch.tx, batch.project.id, id=step.layer_id,
+        name=(action.layer_name or action.layer_id or kind)[:200], layer_type=kind,
+        geometry_type=None, visible=True, feature_count=None, streaming=False, source="ai",
+        bbox=None, data_key=None, remote_url=action.url, options=options,
+    )  # fmt: skip
+    batch.created.append(row)
+
+
+@handles("remove_layer")
+def _remove(batch: Batch, step: Step) -> None:
+    layers.delete_rows(batch.tx, batch.project.id, [step.layer_id or ""])
+
+
+@handles("clear_layers")
+def _clear(batch: Batch, step: Step) -> None:
+    rows = layers.rows_top_first(batch.tx, batch.project.id)
+    gone = [row.id for row in rows if row.source == "ai"]
+    layers.delete_rows(batch.tx, batch.project.id, gone)
+    step.event = {"type": "clear_layers", "layer_ids": gone}
+
+
+@handles("rename_layer")
+def _rename(batch: Batch, step: Step) -> None:
+    action = step.action
+    assert isinstance(action, m.RenameLayer)
+    batch.update_layer(batch.layer(step), name=action.name)
+
+
+@handles("set_layer_visibility")
+def _visibility(batch: Batch, step: Step) -> None:
+    action = step.action
+    assert isinstance(action, m.SetLayerVisibility)
+    batch.update_layer(batch.layer(step), visible=action.visible)
+
+
+@handles("move_layer_up", "move_layer_down")
+def _move_layer(batch: Batch, step: Step) -> None:
+    order = [row.id for row in layers.rows_top_first(batch.tx, batch.project.id)]
+    at = order.index(step.layer_id or "")
+    to = at - 1 if step.kind == "move_layer_up" else at + 1  # up: toward index 0, the top
+    if 0 <= to < len(order):
+        order[at], order[to] = order[to], order[at]
+        layers.set_order(batch.tx, batch.project.id, order)
+
+
+@handles("reorder_layers")
+def _reorder(batch: Batch, step: Step) -> None:
+    assert step.layer_ids is not None
+    layers.set_order(batch.tx, batch.project.id, step.layer_ids)
+    step.event = {"type": "reorder_layers", "layer_ids": step.layer_ids}
+
+
+@handles("update_layer_style")
+def _update_style(batch: Batch, step: Step) -> None:
+    row = batch.layer(step)
+    assert step.style is not None
+    _restyle(batch, step, row, styles.replace(row.style, step.style), step.style)
+
+
+def _restyle(
+    batch: Batch, step: Step, row: Any, style: dict[str, Any], given: dict[str, Any]
+) -> Any:
+    """Store a layer's new style, its classes computed (`maproom.domain.classification`)."""
+    final = classification.classify(
+        style,
+        given=given,
+        profile=batch.profile(row),
+        geometry_type=row.geometry_type,
+        prefix=f"{step.where}.style",
+    )
+    if step.kind == "update_layer_style":
+        step.event = {"type": "update_layer_style", "layer_id": row.id, "style": final}
+    return batch.update_layer(row, style=final)
+
+
+@handles("file_generated")
+def _file_generated(batch: Batch, step: Step) -> None:
+    """Nothing changes: viewers are told (the event is the whole effect)."""

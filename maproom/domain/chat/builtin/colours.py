@@ -1,0 +1,56 @@
+"""Colours as people name them: CSS names ("dark blue", "tomato"), hex ("#ff8800", "f80"), and
+a few everyday words CSS lacks ("dark purple", "pale yellow", "sky blue", "navy").
+
+The CSS colour names come from `webcolors`; a shade word ("dark", "light", "pale", "bright",
+"deep") before a name CSS does not know mixes the base colour with black or white.
+"""
+
+from __future__ import annotations
+
+import re
+
+import webcolors
+
+HEX = re.compile(r"#?([0-9a-f]{6}|[0-9a-f]{3})")
+SHADES = {"dark": 0.35, "deep": 0.3, "light": -0.45, "pale": -0.6, "bright": -0.15}
+EVERYDAY = {
+    "sky blue": "#87ceeb", "navy": "#000080", "sea green": "#2e8b57", "forest green": "#228b22",
+    "lime": "#00ff00", "gold": "#ffd700", "beige": "#f5f5dc", "mint": "#98ff98",
+    "teal": "#008080", "turquoise": "#40e0d0", "magenta": "#ff00ff", "cyan": "#00ffff",
+    "burgundy": "#800020", "maroon": "#800000", "olive": "#808000", "lavender": "#e6e6fa",
+    "violet": "#ee82ee", "indigo": "#4b0082", "coral": "#ff7f50", "salmon": "#fa8072",
+    "grey": "#808080", "gray": "#808080", "rose": "#ff007f", "ochre": "#cc7722",
+}  # fmt: skip
+NAMES = frozenset(webcolors.names("css3")) | {name.replace(" ", "") for name in EVERYDAY}
+
+
+def parse(text: str) -> str | None:
+    """A `#rrggbb` colour from a name or a hex code, or None when it names no colour."""
+    text = text.strip().lower().removeprefix("the colour ").removeprefix("the color ")
+    text = re.sub(r"^(?:in |to |with )", "", text).strip()
+    found = HEX.fullmatch(text)
+    if found and (text.startswith("#") or not text.isalpha()):
+        digits = found.group(1)
+        return "#" + (digits if len(digits) == 6 else "".join(ch * 2 for ch in digits))
+    if text in EVERYDAY:
+        return EVERYDAY[text]
+    joined = text.replace(" ", "").replace("-", "")
+    try:
+        return str(webcolors.name_to_hex(joined))
+    except ValueError:
+        pass
+    shade, _, base = text.partition(" ")
+    if shade in SHADES and base:
+        colour = parse(base)
+        if colour is not None:
+            return _mix(colour, SHADES[shade])
+    return None
+
+
+def _mix(colour: str, amount: float) -> str:
+    """Towards black (`amount` > 0) or white (< 0)."""
+    channels = [int(colour[i : i + 2], 16) for i in (1, 3, 5)]
+    target = 0 if amount > 0 else 255
+    weight = abs(amount)
+    mixed = [round(c * (1 - weight) + target * weight) for c in channels]
+    return "#" + "".join(f"{c:02x}" for c in mixed)

@@ -1,0 +1,318 @@
+"""Places by name, offline: countries, first-level regions and cities, with where to look.
+
+The data ships with the package in `places.tsv.gz` (built by `scripts/build_places.py`; sources
+and licences in docs/chat.md). One row per place:
+
+    kind  code  name  aliases  country  region  lng  lat  west  south  east  north  population
+    capital  alternates
+
+`kind` is `C` (country: ISO alpha-2 code), `R` (first-level region: ISO 3166-2 code; or a
+group of them such as Tuscany or Scotland, whose `region` lists their codes joined by `+`), `T`
+(town: a GeoNames id) or `A` (area: a continent, world region or sea, country if within one);
+`aliases` are `|`-separated; a town's `region` is its region's code; all but towns have a box;
+a country names its capital. `aliases` are names people use
+(curated, or Natural Earth's); `alternates` (GeoNames' alternate names of towns) are used only
+when no name or alias fits, since they hold names that belong to other places in other
+languages ("Porto" is an alternate name of Bordeaux).
+
+`find(text)` reads what people type: a name or alias in any case and without accents
+("sao paulo", "nyc"), with typos ("Pars", by fuzzy matching with `rapidfuzz` among names of
+the same first letter, and only of countries, regions and towns of `FUZZY_TOWNS` people or
+more: "Narnia" is not a typo of Narni), qualified ("Paris, Texas", "Springfield in Illinois",
+"Portland Maine", "Cambridge, UK") or as "the capital of Italy". It answers every candidate
+that fits, best first, and whether the best is clear: the most populous place of that name
+wins unless another has at least half its population (then the agent asks). A town that
+shares its name with a region or with the country it is in beats them ("New York", "Paris",
+"Luxembourg"): that is what people mean.
+"""
+
+from __future__ import annotations
+
+import functools
+import gzip
+import re
+import unicodedata
+from collections import defaultdict
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from importlib import resources
+
+from rapidfuzz import fuzz, process
+from rapidfuzz.distance import OSA
+
+DATA = "places.tsv.gz"
+CLOSE = 2.0  # a runner-up with more than 1/CLOSE of the best's population makes it unclear
+FUZZY_CUTOFF = 86.0
+FAMOUS = 1_000_000  # a six-letter name one edit away is read as a place this big
+FUZZY_TOWNS = 50_000  # towns smaller than this are found by their exact names only
+KIND_NAMES = {"C": "country", "R": "region", "T": "city", "A": "area"}
+
+
+@dataclass(frozen=True, slots=True)
+class Place:
+    """A place and where to look at it."""
+
+    kind: str  # "country", "region", "city" or "area" (a continent, world region or sea)
+    code: str
+    name: str
+    country: str  # ISO alpha-2
+    country_name: str
+    region: str  # region code ("US-CA"); a group's unit codes joined by "+"; "" for countries
+    region_name: str
+    lng: float
+    lat: float
+    box: tuple[float, float, float, float] | None
+    population: int
+
+    @property
+    def label(self) -> str:
+        """How a reply names it: "Paris, France", "Springfield, Illinois, United States"."""
+        parts = [self.name]
+        if self.kind == "city" and self.region_name and self.country in AMBIGUOUS_REGIONS:
+            parts.append(self.region_name)
+        if self.kind not in ("country", "area"):
+            parts.append(self.country_name)
+        return ", ".join(dict.fromkeys(parts))
+
+
+# Countries whose towns people tell apart by region ("Springfield, Illinois").
+AMBIGUOUS_REGIONS = frozenset({"US", "CA", "AU", "IN", "BR", "CN", "DE", "MX", "GB"})
+
+
+# What a country's people and things are called, for answers such as "the Spanish one".
+DEMONYMS = {
+    "american": "united states", "us": "united states", "usa": "united states",
+    "british": "united kingdom", "english": "united kingdom", "scottish": "united kingdom",
+    "welsh": "united kingdom", "uk": "united kingdom", "irish": "ireland", "french": "france",
+    "german": "germany", "italian": "italy", "spanish": "spain", "portuguese": "portugal",
+    "dutch": "netherlands", "belgian": "belgium", "swiss": "switzerland",
+    "austrian": "austria", "swedish": "sweden", "norwegian": "norway", "danish": "denmark",
+    "finnish": "finland", "polish": "poland", "czech": "czechia", "greek": "greece",
+    "turkish": "turkey", "russian": "russia", "ukrainian": "ukraine", "canadian": "canada",
+    "mexican": "mexico", "brazilian": "brazil", "argentine": "argentina",
+    "argentinian": "argentina", "chilean": "chile", "colombian": "colombia",
+    "venezuelan": "venezuela", "peruvian": "peru", "cuban": "cuba", "costa rican": "costa rica",
+    "filipino": "philippines", "philippine": "philippines", "australian": "australia",
+    "kiwi": "new zealand", "indian": "india", "pakistani": "pakistan", "chinese": "china",
+    "japanese": "japan", "korean": "korea", "vietnamese": "vietnam", "thai": "thailand",
+    "indonesian": "indonesia", "malaysian": "malaysia", "egyptian": "egypt",
+    "moroccan": "morocco", "nigerian": "nigeria", "kenyan": "kenya",
+    "south african": "south africa", "israeli": "israel", "iranian": "iran",
+    "iraqi": "iraq", "saudi": "saudi arabia", "hungarian": "hungary", "romanian": "romania",
+    "bulgarian": "bulgaria", "serbian": "serbia", "croatian": "croatia",
+    "texan": "texas", "californian": "california", "floridian": "florida",
+}  # fmt: skip
+
+
+@dataclass
+class Found:
+    """What a name may mean: candidates best first, and whether the best is clear."""
+
+    candidates: list[Place] = field(default_factory=list)
+    clear: bool = False
+    fuzzy: bool = False
+
+    @property
+    def best(self) -> Place | None:
+        """The best candidate, if any."""
+        return self.candidates[0] if self.candidates else None
+
+
+def fold(text: str) -> str:
+    """A name as looked up: lower case, no accents, punctuation as spaces, no leading "the"."""
+    text = unicodedata.normalize("NFKD", text.casefold())
+    text = "".join(ch for ch in text if not unicodedata.combining(ch))
+    text = re.sub(r"[^\w]+", " ", text).strip()
+    text = re.sub(r"^(?:the|city of|town of|state of|province of|republic of) ", "", text)
+    return re.sub(r"\bsaint\b", "st", text)
+
+
+class Gazetteer:
+    """Every place of the data file, indexed by folded name and alias."""
+
+    def __init__(
+        self,
+        places: list[Place],
+        names: dict[str, list[int]],
+        alternates: dict[str, list[int]],
+        capitals: dict[str, str],
+    ) -> None:
+        self.places = places
+        self._names = names
+        self._alternates = alternates
+        self._by_letter: dict[str, list[str]] = defaultdict(list)
+        for name in names:
+            self._by_letter[name[0]].append(name)
+        self._countries = {p.code: p for p in places if p.kind == "country"}
+        self._regions: dict[str, set[str]] = defaultdict(set)  # folded name or code → codes
+        for p in places:
+            if p.kind == "region":
+                units = p.region.split("+") if "+" in p.region else [p.code]
+                self._regions[fold(p.name)].update(units)
+                self._regions[p.code.split("-")[-1].lower()].update(units)
+        self._capitals = capitals
+
+    @classmethod
+    @functools.cache
+    def load(cls) -> Gazetteer:
+        """The packaged data (read once, about 0.3 s)."""
+        raw = resources.files(__package__).joinpath(DATA).read_bytes()
+        return cls.parse(gzip.decompress(raw).decode("utf-8"))
+
+    @classmethod
+    def parse(cls, text: str) -> Gazetteer:
+        """A gazetteer from the data file's text (see the module docstring)."""
+        rows = [line.split("\t") for line in text.splitlines() if line and line[0] != "#"]
+        country_names = {r[1]: r[2] for r in rows if r[0] == "C"}
+        region_names = {r[1]: r[2] for r in rows if r[0] == "R"}
+        places: list[Place] = []
+        names: dict[str, list[int]] = defaultdict(list)
+        alternates: dict[str, list[int]] = defaultdict(list)
+        capitals: dict[str, str] = {}
+        for kind, code, name, aliases, country, region, *numbers, capital, others in rows:
+            lng, lat, west, south, east, north, population = numbers
+            if capital:
+                capitals[code] = capital
+            for spelling in {fold(a) for a in others.split("|") if a}:
+                alternates[spelling].append(len(places))
+            box = (float(west), float(south), float(east), float(north)) if west else None
+            place = Place(
+                KIND_NAMES[kind], code, name, country, country_names.get(country, country),
+                region, region_names.get(region, ""), float(lng), float(lat), box,
+                int(population or 0),
+            )  # fmt: skip
+            for spelling in {fold(name), *(fold(a) for a in aliases.split("|") if a)}:
+                if spelling:
+                    names[spelling].append(len(places))
+            places.append(place)
+        return cls(places, dict(names), dict(alternates), capitals)
+
+    def country(self, text: str) -> Place | None:
+        """A country by code, name or alias."""
+        if text.strip().upper() in self._countries:
+            return self._countries[text.strip().upper()]
+        found = [self.places[i] for i in self._names.get(fold(text), ())]
+        return next((p for p in found if p.kind == "country"), None)
+
+    def find(self, text: str, *, fuzzy: bool = True) -> Found:
+        """What `text` may name (see the module docstring)."""
+        query = fold(text)
+        if not query:
+            return Found()
+        capital = re.fullmatch(r"capital(?: city)? of (.+)", query)
+        if capital:
+            return self._capital(capital.group(1))
+        if query in self._names:
+            return self._named(query, fuzzy=False)
+        qualified = QUALIFIED.fullmatch(text.strip()) or _last_words(text.strip())
+        if qualified:
+            for inside in self._inside(qualified.group("within")):
+                found = self._named(fold(qualified.group("name")), fuzzy)
+                kept = [p for p in found.candidates if inside(p)]
+                if kept:
+                    return _rank(kept, found.fuzzy)
+        return self._named(query, fuzzy)
+
+    def _named(self, query: str, fuzzy: bool) -> Found:
+        exact = self._names.get(query) or self._alternates.get(query)
+        if exact:
+            return _rank([self.places[i] for i in exact], False)
+        if not fuzzy or len(query) < 4:
+            return Found()
+        names = self._by_letter.get(query[0], [])
+        scores = {
+            name: score
+            for name, score, _ in process.extract(
+                query, names, scorer=fuzz.ratio, limit=8, score_cutoff=FUZZY_CUTOFF
+            )
+        }
+        # A slip of the keys ("Germnay", "Austrailia") scores low on `ratio` in a short name;
+        # in names of six letters one edit is read only as a famous place ("moskow": Moscow, but
+        # "Mordor" is not Mordov), in shorter ones never ("Pars" is not Pará).
+        if len(query) >= 6:
+            for name, edits, _ in process.extract(
+                query, names, scorer=OSA.distance, limit=8, score_cutoff=1 if len(query) < 9 else 2
+            ):
+                if len(query) >= 7 or self._famous(name):
+                    scores[name] = max(scores.get(name, 0.0), 100.0 - 7 * edits)
+        if not scores:
+            return Found()
+        top = max(scores.values())
+        spelled = [name for name, score in scores.items() if score >= top - 2]
+        # A misspelling is read as a place people know: a country, a region or a large town.
+        known = [
+            self.places[i]
+            for name in spelled
+            for i in self._names[name]
+            if self.places[i].kind != "city" or self.places[i].population >= FUZZY_TOWNS
+        ]
+        return _rank(known, True) if known else Found()
+
+    def _famous(self, name: str) -> bool:
+        """Whether a name is a country's, or a region's or town's of a million people."""
+        return any(
+            self.places[i].kind == "country" or self.places[i].population >= FAMOUS
+            for i in self._names.get(name, ())
+        )
+
+    def _inside(self, qualifier: str) -> list[Callable[[Place], bool]]:
+        """Tests for places inside the country, then the region, a qualifier names ("MA" is
+        Morocco's code and Massachusetts': "Cambridge MA" is in the region)."""
+        tests: list[Callable[[Place], bool]] = []
+        folded = fold(qualifier)
+        if not folded:
+            return tests
+        country = self.country(qualifier)
+        if country is not None:
+            tests.append(lambda p: p.country == country.code and p is not country)
+        codes = self._regions.get(folded)
+        if codes:
+            tests.append(lambda p: p.region in codes or p.code in codes)
+        return tests
+
+    def _capital(self, country_text: str) -> Found:
+        country = self.country(country_text)
+        capital = self._capitals.get(country.code) if country is not None else None
+        if country is None or not capital:
+            return Found()
+        towns = [
+            self.places[i]
+            for i in self._names.get(fold(capital), ())
+            if self.places[i].country == country.code and self.places[i].kind == "city"
+        ]
+        return Found(sorted(towns, key=lambda p: -p.population)[:1], clear=bool(towns))
+
+
+QUALIFIED = re.compile(r"(?P<name>.+?)(?:\s*,\s*|\s+in\s+)(?P<within>[^,]+)")
+
+
+def _last_words(text: str) -> re.Match[str] | None:
+    """ "Portland Maine": the last one or two words as a qualifier, when there are more."""
+    return re.fullmatch(r"(?P<name>.+?)\s+(?P<within>\S+(?:\s\S+)?)", text)
+
+
+def _rank(candidates: list[Place], fuzzy: bool) -> Found:
+    """Best first. A town stands for a same-named region ("New York") or country
+    ("Luxembourg", then with the country's population) of its country; an area ("Europe",
+    "the Middle East") comes before anything else of its name."""
+    unique = list(dict.fromkeys(candidates))
+    towns = [p for p in unique if p.kind == "city"]
+    weight = {p: p.population for p in unique}
+    kept = []
+    for place in unique:
+        within = [t for t in towns if _lies_in(t, place)]
+        if not within:
+            kept.append(place)
+        elif place.kind == "country":
+            weight[within[0]] = max(weight[within[0]], place.population)
+    kept.sort(key=lambda p: (p.kind != "area", -weight[p]))
+    clear = len(kept) == 1 or (
+        bool(kept) and (kept[0].kind == "area" or weight[kept[1]] * CLOSE < weight[kept[0]])
+    )
+    return Found(kept, clear=clear, fuzzy=fuzzy)
+
+
+def _lies_in(town: Place, place: Place) -> bool:
+    """Whether a town stands for a country or region of its name: one of its country (the
+    city of Buenos Aires is not in Buenos Aires province, but that is whom people mean)."""
+    return place.kind in ("country", "region") and town.country == place.country

@@ -1,0 +1,183 @@
+"""Text as people type it: normalised, numbers read, command words spelled right.
+
+`normalise` lower-cases, straightens quotes, drops politeness ("please", "can you") and
+trailing punctuation, and folds spaces. `Spelled` fixes typos in command words ("zom in",
+"swich to dark mode", "hidde"): a word is corrected when it is not a word the agent knows and
+it is close to a command word: one edit (a swap of two letters counts as one), two for long
+words, same first letter.
+Corrections keep the words in place, so what a command names (a place, a layer, a new name) is
+read back from the words as typed (`Spelled.typed`): "fly to pars" matches the grammar as
+"fly to parks" but looks up "pars".
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+from rapidfuzz.distance import OSA
+
+# Earlier words win when a typo is as close to two of them ("hidde": hide, not hidden).
+VOCABULARY = tuple(
+    """
+    fly go take bring show hide zoom pan move jump center centre navigate head travel find
+    locate focus display view visit open rename call name remove delete drop clear erase
+    colour color paint make change set switch turn toggle list highlight mask unmask isolate
+    outline spotlight reset home enable disable classify shade style
+    heat world whole level levels bigger smaller larger thicker thinner wider narrower
+    transparent opaque opacity transparency visible invisible hidden only layer layers
+    basemap background map dark light satellite streets street imagery aerial blank offline
+    roads labels water parks buildings boundaries land borders names north south east west
+    left right up down closer further farther little bit lot twice times all way everything
+    except heatmap graduated categorized categorise categorize quantile quantiles equal
+    intervals classes colors colours ramp mode theme please points lines polygons red green
+    blue yellow orange purple black white grey gray pink brown
+    """.split()  # noqa: SIM905 (a word list reads best as text)
+)
+COMMAND_WORDS = frozenset(VOCABULARY)
+# Everyday words that are never typos of a command word ("there" is not "theme").
+COMMON = frozenset(
+    """
+    the a an and or but if then than them they their there these those this that what when
+    where which while who whom whose why how with without within from into onto over under
+    above below between behind before after again once some any each every both more most
+    less least much many very just only also too here your yours mine ours its it's let me
+    my our you we he she his her him are was were been being have has had having does did
+    doing done can could would should will shall might must may not nor out off per via
+    about across along around near next to of in on at by for as is be do go up all one two
+    three four five six seven eight nine ten first last new old big small other others
+    same such own so yes no ok okay please thanks thank tell give get got put see look want
+    need like know think say said use used using add added adding data file files layer
+    city country state region place places town area areas point line lines road street
+    map maps view show shows showing colour color size name names type types value values
+    number count time times day days part whole rest other set sets like way ways back
+    rid fit got yet outside inside besides apart until unless into onto upon too
+    countries cities states regions towns max min sea seas ocean oceans lake lakes
+    park road border borders boundary label close near far
+    """.split()  # noqa: SIM905 (a word list reads best as text)
+)
+POLITE = re.compile(
+    r"^(?:please to\s+|(?:no,? )?actually,?\s+|"
+    r"(?:please|pls|plz|kindly|hey|hi|hello|ok|okay|alright|right|now|then|also|and|so|"
+    r"um+|uh+|hm+|well|oh|yes|yeah|quickly|quick|actually|maybe|first|next|finally|"
+    r"lastly),?\s+|"
+    r"(?:can|could|would|will) (?:you|u)\s+(?:please\s+|pls\s+|kindly\s+|just\s+)?|"
+    r"(?:can|could|shall|may) (?:we|i)\s+(?:please\s+|maybe\s+|just\s+)?|"
+    r"(?:would|do) you mind\s+|i (?:want|would like|need|wanna)(?: you)?(?: to)?\s+(?=\w)|"
+    r"(?:let'?s|lets)\s+|i'?d like (?:you )?to\s+|go ahead and\s+|try to\s+|"
+    r"(?:please )?help me\s+|just(?= (?:zoom|fly|go|pan|move|make|colou?r|highlight|mask|"
+    r"switch|change|hide|remove|delete|rename|reset|take|set|turn|put|bring|send)\b)\s*)+",
+    re.IGNORECASE,
+)
+TRAILING = re.compile(
+    r"(?:\s+(?:please|pls|plz|for me|now|thanks|thank you|thx|ty|cheers|i guess|if you can|"
+    r"if possible|if you could|when you can|real quick|right now|asap|ok|okay|"
+    r"(?:can|could) (?:you|u) (?:show|find) (?:me|it|us)(?: on the map)?|is better|"
+    r"looks better|would be better|instead)|[\s,.!?;:]+)+$",
+    re.IGNORECASE,
+)
+SHORTHAND = [
+    (re.compile(r"\b(?:u)\b", re.IGNORECASE), "you"),
+    (re.compile(r"\b(?:ur)\b", re.IGNORECASE), "your"),
+    (re.compile(r"\s*&\s*"), " and "),
+    (re.compile(r"\b(?:pls|plz)\b,?\s*", re.IGNORECASE), ""),
+    (re.compile(r"(?<=\w)[?!]+(?=\s)"), ","),  # "Vienna? thanks": a question mark inside
+    # Plans told as such: "I'm flying to Bangkok", "I am going to visit Edinburgh".
+    (re.compile(r"\bi'?m (?:flying|going|travell?ing|heading|driving|moving) to\b", re.I), "go to"),
+    (re.compile(r"\bi am (?:flying|going|travell?ing|heading|driving|moving) to\b", re.I), "go to"),
+    (re.compile(r"\bgo to (?:visit|see)\b", re.I), "visit"),
+]
+NUMBER_WORDS = {
+    "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
+    "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "a couple of": 2, "a couple": 2,
+    "once": 1, "twice": 2, "thrice": 3, "a few": 3, "several": 3, "half": 0.5,
+}  # fmt: skip
+
+
+def normalise(text: str) -> str:
+    """A message as the grammar reads it (see the module docstring); its case is kept, for
+    the names it carries (`Spelled` matches in lower case)."""
+    text = text.replace("\u2019", "'").replace("\u2018", "'").replace("\u201c", '"')
+    text = text.replace("\u201d", '"').replace("\u2013", "-").replace("\u2014", "-")
+    for pattern, replacement in SHORTHAND:
+        text = pattern.sub(replacement, text)
+    text = re.sub(r"\s+", " ", text.strip())
+    before = None
+    while text != before:  # "hey, could you please ... thanks": one layer at a time
+        before = text
+        text = TRAILING.sub("", POLITE.sub("", text)).strip()
+    return text
+
+
+def number(text: str) -> float | None:
+    """A number written as digits or as a word ("two", "twice"), or None."""
+    text = text.strip()
+    if text in NUMBER_WORDS:
+        return float(NUMBER_WORDS[text])
+    try:
+        return float(text.replace(",", "."))
+    except ValueError:
+        return None
+
+
+class Spelled:
+    """A normalised clause with its command words corrected, and the words as typed."""
+
+    def __init__(self, text: str, protected: Iterable[str] = ()) -> None:
+        keep = {word for name in protected for word in re.findall(r"[a-z0-9]+", name.lower())}
+        self.words = text.split(" ")
+        self.fixed = [_fix(word.lower(), keep) for word in self.words]
+        self.text = " ".join(self.fixed)
+        self._starts = []
+        at = 0
+        for word in self.fixed:
+            self._starts.append(at)
+            at += len(word) + 1
+
+    def typed(self, start: int, end: int) -> str:
+        """The words as typed that the corrected text's characters `start:end` cover."""
+        while start < end and self.text[start] == " ":
+            start += 1
+        while end > start and self.text[end - 1] == " ":
+            end -= 1
+        if start >= end:
+            return ""
+        first = next(i for i, at in reversed(list(enumerate(self._starts))) if at <= start)
+        last = next(i for i, at in reversed(list(enumerate(self._starts))) if at < max(end, 1))
+        typed = " ".join(self.words[first : last + 1])
+        # Keep what the match cut from the first and last words (such as a trailing comma).
+        head = start - self._starts[first]
+        tail = self._starts[last] + len(self.fixed[last]) - end
+        if self.words[first].lower() == self.fixed[first]:
+            typed = typed[head:]
+        if self.words[last].lower() == self.fixed[last] and tail > 0:
+            typed = typed[:-tail]
+        return typed.strip()
+
+
+# Misspellings too far from their word for the rule below.
+MISSPELLED = {"highlite": "highlight", "hilight": "highlight", "hilite": "highlight",
+              "colur": "colour", "collor": "color", "satelite": "satellite",
+              "sattelite": "satellite", "transparant": "transparent", "opacitiy": "opacity",
+              "basemape": "basemap", "zooom": "zoom", "zoomm": "zoom"}  # fmt: skip
+
+
+def _fix(word: str, keep: set[str]) -> str:
+    bare = word.strip(",;:'\"")
+    if bare in MISSPELLED and bare not in keep:
+        return word.replace(bare, MISSPELLED[bare])
+    if len(bare) < 3 or not bare.isalpha() or bare in COMMAND_WORDS or bare in COMMON:
+        return word
+    if bare in keep:
+        return word
+    limit = 2 if len(bare) >= 7 else 1
+    close = sorted(
+        (distance, rank, known)
+        for rank, known in enumerate(VOCABULARY)
+        if abs(len(known) - len(bare)) <= limit
+        and known[0] == bare[0]
+        and (distance := OSA.distance(bare, known, score_cutoff=limit)) <= limit
+    )
+    if not close:
+        return word
+    return word.replace(bare, close[0][2])
