@@ -8,9 +8,12 @@ Two layers, made seeded:
 
 For each, against one maproom server (`maproom.app:app_from_env`, one worker, SQLite):
 
-- *ready*: the upload's time until its 201 (conversion, statistics, tile index, database),
-  beside `ogr2ogr`'s plain conversion of the same file to GeoJSON in the same run (the target
-  of `bench/ingest.py`, maproom / ogr2ogr <= 1.0, must still hold here);
+- *ready*: the upload's time until its 201 (conversion, statistics, database: the layer is
+  on the map), beside `ogr2ogr`'s plain conversion of the same file to GeoJSON in the same run
+  (the target of `bench/ingest.py`, maproom / ogr2ogr <= 1.0, must still hold here);
+- *tiled*: from the same start until its first tile (z0) answers. The tile index is built in
+  the background once the upload has answered, and a tile asked meanwhile waits for it; the
+  server's peak resident growth over the upload and that first tile is *upload MB*;
 - *tiles*: 300 tiles, zoom 0 to 16, half around features (a random feature's tile at a random
   zoom), half anywhere; the server's peak resident growth over all of them (VmHWM after
   resetting it through /proc, as bench/ingest.py does), and the p50 / p95 time of one tile
@@ -113,9 +116,13 @@ def measure(
         response = client.post(f"/api/v1/sessions/{project}/files",
                                files={"file": (path.name, stream)})  # fmt: skip
         ready = time.perf_counter() - start
-    if response.status_code != 201:
-        raise SystemExit(f"upload of {path.name} failed: {response.status_code} {response.text}")
-    layer = response.json()["layer"]["layer_id"]
+        if response.status_code != 201:
+            raise SystemExit(f"upload of {path.name}: {response.status_code} {response.text}")
+        layer = response.json()["layer"]["layer_id"]
+        first = client.get(f"/api/v1/sessions/{project}/layers/{layer}/tiles/0/0/0.pbf")
+        tiled = time.perf_counter() - start
+    if first.status_code not in (200, 204):
+        raise SystemExit(f"first tile of {path.name}: {first.status_code} {first.text}")
     times, sizes, empty = [], [], 0
     with PeakGrowth(pid) as tile_memory:
         for z, x, y in pick_tiles(points, tiles, seed=len(path.name)):
@@ -129,6 +136,7 @@ def measure(
     times.sort()
     return {
         "ready": ready,
+        "tiled": tiled,
         "upload_growth": upload_memory.growth,
         "tile_growth": tile_memory.growth,
         "p50": statistics.median(times),
@@ -177,12 +185,13 @@ def main() -> None:
 def report(opts: Any, files: dict[str, Path], peers: dict[str, Any], results: dict) -> None:
     mb = 1_048_576
     print(f"\nbench/tiles.py: {opts.tiles} tiles, zoom 0-16, per layer (one run, this machine)\n")
-    print(f"{'layer':<10}{'file MB':>9}{'ready s':>9}{'ogr2ogr s':>11}{'ratio':>7}"
+    print(f"{'layer':<10}{'file MB':>9}{'ready s':>9}{'tiled s':>9}{'ogr2ogr s':>11}{'ratio':>7}"
           f"{'upload MB':>11}{'tiles MB':>10}{'p50 ms':>8}{'p95 ms':>8}{'max KB':>8}")  # fmt: skip
     verdicts = []
     for name, result in results.items():
         ratio = result["ready"] / peers[name].seconds
         print(f"{name:<10}{files[name].stat().st_size / mb:>9.1f}{result['ready']:>9.2f}"
+              f"{result['tiled']:>9.2f}"
               f"{peers[name].seconds:>11.2f}{ratio:>7.2f}{result['upload_growth'] / mb:>11.1f}"
               f"{result['tile_growth'] / mb:>10.1f}{result['p50'] * 1000:>8.1f}"
               f"{result['p95'] * 1000:>8.1f}{result['largest'] / 1024:>8.0f}")  # fmt: skip

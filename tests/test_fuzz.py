@@ -60,7 +60,8 @@ def test_schemathesis_finds_nothing(tmp_path: Path) -> None:
         config = tmp_path / "schemathesis.toml"
         config.write_text(STATEFUL_INFERENCE)
         run = subprocess.run(
-            [runner, "--config-file", str(config), "run", f"{base}/api/v1/openapi.json", "-H", f"Authorization: Bearer {key}",
+            [runner, "--config-file", str(config), "run", f"{base}/api/v1/openapi.json",
+             "-H", f"Authorization: Bearer {key}",
              "--checks", CHECKS, "--max-time", str(SECONDS), "-w", "2", "--seed", "20261123",
              "--no-color"],
             capture_output=True, text=True, timeout=SECONDS + 300, check=False,
