@@ -32,7 +32,7 @@ from maproom.domain.layers import profile_missing
 from maproom.errors import ServiceUnavailable
 from maproom.runtime import Services
 from maproom.settings import MB, Settings
-from maproom.storage import migrate
+from maproom.storage import migrate, scratch
 from maproom.web import assets
 
 GC_YOUNG_THRESHOLD = 20_000
@@ -52,7 +52,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         await anyio.to_thread.run_sync(services.agent.prepare)
         services.hub.start()
         Path(settings.data_dir).mkdir(parents=True, exist_ok=True)
-        swept = await anyio.to_thread.run_sync(services.blobs.sweep_scratch)
+        swept = await anyio.to_thread.run_sync(scratch.sweep)
         if swept:
             log.info("removed %d scratch entries left by processes that stopped", swept)
         # Everything alive now (modules, routes, models) lives as long as the process: keep it
@@ -68,12 +68,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             tasks.start_soon(_flush_usage_forever, services)
             tasks.start_soon(_profile_missing, services, stopping)
             tasks.start_soon(_measure_unmeasured, services, stopping)
+            if services.bus is not None:
+                tasks.start_soon(services.bus.run)
             try:
                 yield
             finally:
                 stopping.set()  # lets the profiling thread end before the database closes
                 tasks.cancel_scope.cancel()
         services.tiles.close()
+        await services.close()
         await anyio.to_thread.run_sync(services.meter.flush, services.db)
         services.db.dispose()
 
@@ -186,7 +189,9 @@ def _free_bytes(services: Services) -> int:
     """The least free space of the data dir (the embedded database) and the blob store."""
     data_dir = Path(services.settings.data_dir)
     data_dir.mkdir(parents=True, exist_ok=True)
-    return min(shutil.disk_usage(data_dir).free, services.blobs.free_bytes())
+    free = shutil.disk_usage(data_dir).free
+    store = services.blobs.free_bytes()
+    return free if store is None else min(free, store)
 
 
 def app_from_env() -> FastAPI:

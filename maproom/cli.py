@@ -22,7 +22,7 @@ from maproom import __version__
 from maproom.domain import keys as keys_domain
 from maproom.errors import MaproomError
 from maproom.settings import Settings
-from maproom.storage import migrate
+from maproom.storage import migrate, shared
 from maproom.storage.db import Database
 
 SHUTDOWN_GRACE_SECONDS = 5
@@ -92,6 +92,14 @@ def serve(
 ) -> None:
     """Start the HTTP service (database created and migrated on start)."""
     settings = _settings(data_dir)
+    if workers > 1 and not settings.redis_url:
+        typer.echo(
+            "maproom: several workers share their live events, rate limits and key revocations "
+            "through Redis: set MAPROOM_REDIS_URL (e.g. redis://127.0.0.1:6379/0), or run one "
+            "worker",
+            err=True,
+        )
+        raise typer.Exit(2)
     _migrated(settings).dispose()
     os.environ["MAPROOM_WORKERS"] = str(workers)
     if data_dir is not None:  # the workers read their settings from the environment
@@ -160,8 +168,9 @@ def revoke_key(
     key_id: Annotated[str, typer.Argument(help="The key's id (from `maproom keys list`)")],
     data_dir: DataDir = None,
 ) -> None:
-    """Revoke a key of any account. A running single-worker server may accept it for up to a
-    minute more (its key cache); every new process refuses it at once."""
+    """Revoke a key of any account. Running workers refuse it at once when they share Redis
+    (`MAPROOM_REDIS_URL`); otherwise a single-worker server may accept it for up to a minute
+    more (its key cache). Every new process refuses it at once."""
     settings = _settings(data_dir)
     db = _migrated(settings)
     try:
@@ -170,6 +179,9 @@ def revoke_key(
         raise _fail(exc) from None
     finally:
         db.dispose()
+    if settings.redis_url:
+        space = shared.namespace(settings.resolved_database_url)
+        shared.publish_once(settings.redis_url, space, frozenset({f"key-gone:{revoked}"}))
     typer.echo(f"maproom: revoked key {revoked} in {_where(settings)}", err=True)
 
 

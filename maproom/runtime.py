@@ -16,15 +16,18 @@ from maproom.domain.keys import Authenticator
 from maproom.domain.ratelimit import MemoryRateLimiter, RateLimiter
 from maproom.domain.tiles import TileCache
 from maproom.domain.usage import UsageMeter
-from maproom.events.hub import LiveHub
-from maproom.settings import Settings
+from maproom.events.hub import RESYNC, LiveHub
+from maproom.settings import MB, Settings
+from maproom.storage import scratch
 from maproom.storage.blobs import BlobStore, open_store
 from maproom.storage.db import Database
+from maproom.storage.shared import RedisBus, RedisRateLimiter, namespace
 
 
 @dataclass
 class Services:
-    """Database, authenticator, rate limiter and usage meter of one process."""
+    """Database, authenticator, rate limiter and usage meter of one process; with
+    `MAPROOM_REDIS_URL`, the bus and limits it shares with the other workers."""
 
     settings: Settings
     db: Database
@@ -37,23 +40,60 @@ class Services:
     hub: LiveHub
     agent: Agent
 
+    bus: RedisBus | None = None  # several workers: what they share goes through Redis
+
     @classmethod
     def build(cls, settings: Settings) -> Services:
         """Wire the adapters the settings choose."""
+        scratch.use(settings.data_dir / "tmp")
         db = Database(settings.resolved_database_url)
-        blobs = open_store(settings.resolved_storage_url)
-        return cls(
+        blobs = open_store(settings.resolved_storage_url, settings.blob_cache_mb * MB)
+        shared = settings.redis_url
+        services = cls(
             settings=settings,
             db=db,
-            authenticator=Authenticator(db, cache=settings.workers == 1),
-            limiter=MemoryRateLimiter(settings.rate_limit_per_minute),
-            public_limiter=MemoryRateLimiter(settings.public_rate_limit_per_minute),
+            # With Redis the cache is on while the bus is subscribed (`Authenticator.share`).
+            authenticator=Authenticator(db, cache=settings.workers == 1 and not shared),
+            limiter=_limiter(settings, settings.rate_limit_per_minute, "key"),
+            public_limiter=_limiter(settings, settings.public_rate_limit_per_minute, "public"),
             meter=UsageMeter(),
             blobs=blobs,
             tiles=TileCache(blobs, on_built=functools.partial(_count_tiles, db)),
             hub=_live_hub(db),
             agent=agent_for(settings),
         )
+        db.commit_listeners.append(services.heard)
+        if shared:
+            space = namespace(settings.resolved_database_url)
+            services.bus = RedisBus(shared, space, services.heard, services._bus_up)
+            db.commit_listeners.append(services.bus.publish)
+        return services
+
+    def heard(self, topics: frozenset[str]) -> None:
+        """Topics of a committed change, made in this worker or (through the bus) another."""
+        self.hub.heard(topics)
+        if RESYNC in topics:
+            self.authenticator.share(self.bus is not None and self.bus.subscribed)
+        else:
+            self.authenticator.heard(topics)
+
+    def _bus_up(self, subscribed: bool) -> None:
+        self.authenticator.share(subscribed)
+        if subscribed:  # commits of other workers may have gone unheard meanwhile
+            self.hub.heard(frozenset({RESYNC}))
+
+    async def close(self) -> None:
+        """Close the connections to what workers share."""
+        for limiter in (self.limiter, self.public_limiter):
+            if isinstance(limiter, RedisRateLimiter):
+                await limiter.close()
+
+
+def _limiter(settings: Settings, limit: int, name: str) -> RateLimiter:
+    if settings.redis_url:
+        space = namespace(settings.resolved_database_url)
+        return RedisRateLimiter(settings.redis_url, space, limit, name)
+    return MemoryRateLimiter(limit)
 
 
 def _count_tiles(db: Database, data_key: str, size: int) -> bool:
@@ -85,6 +125,4 @@ def _live_hub(db: Database) -> LiveHub:
             return links.log_since(db, project_id, after, links.HISTORY)
         return await anyio.to_thread.run_sync(links.log_since, db, project_id, after, links.HISTORY)
 
-    hub = LiveHub(fetch)
-    db.commit_listeners.append(hub.heard)
-    return hub
+    return LiveHub(fetch)

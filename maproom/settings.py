@@ -47,6 +47,9 @@ class Settings(BaseSettings):
     llm_model: str | None = None
     llm_timeout_s: float = Field(default=60.0, gt=0, le=3600)
     llm_max_steps: int = Field(default=8, ge=1, le=100)
+    # With s3:// storage: how much of the local copies (kept for readers that need a file, such
+    # as COG tiles) each process keeps.
+    blob_cache_mb: int = Field(default=1024, ge=16)
     # Set by `maproom serve --workers N` for its children: per-process caches that cannot be
     # invalidated across processes (the API-key cache) switch off when more than one runs.
     workers: int = Field(default=1, ge=1)

@@ -34,6 +34,7 @@ from maproom.domain.common import (
 from maproom.domain.gate import get_or_raise, touch
 from maproom.domain.keys import Principal
 from maproom.errors import BadRequest, NotFound, PayloadTooLarge, UnsupportedMediaType
+from maproom.storage import scratch
 from maproom.storage.blobs import BlobStore
 from maproom.storage.db import Database, Prepared, Tx, Writer
 from maproom.storage.models import files
@@ -187,7 +188,7 @@ def accept_upload(
     file_id = new_id()
     prefix = f"p/{project_id}/{file_id}"
     written: list[str] = []
-    workdir = Path(tempfile.mkdtemp(dir=blobs.scratch_dir()))
+    workdir = Path(tempfile.mkdtemp(dir=scratch.folder()))
     try:
         try:
             conversion = geo.convert(upload, extension, workdir, limits)

@@ -212,6 +212,8 @@ def _revoke(db: Database, key_id: str, account_id: str | None) -> str:
             .where(api_keys.c.id == canonical, api_keys.c.revoked_at.is_(None), *owned)
             .values(revoked_at=utcnow())
         ).rowcount
+        if done:
+            conn.notify(f"key-gone:{canonical}")  # every worker's key cache drops it
     if not done:
         raise NotFound("API key not found")
     return canonical
@@ -245,7 +247,8 @@ class Authenticator:
 
     Lookups hit the database by key prefix and compare hashes in constant time. Results are
     cached per process for `ttl` seconds when `cache` is on, which is only the case when every
-    revocation can reach the cache (one worker process); `forget` drops a revoked key at once.
+    revocation can reach the cache: one worker process, or several subscribed to the shared bus
+    (`share`). A revocation's commit names `key-gone:{id}`, and `heard` drops the key at once.
     """
 
     def __init__(self, db: Database, *, cache: bool, ttl: float = 60.0) -> None:
@@ -280,6 +283,20 @@ class Authenticator:
                     self._cache.clear()
                 self._cache[digest] = (time.monotonic() + self.ttl, found)
         return found
+
+    def heard(self, topics: frozenset[str]) -> None:
+        """Commit listener: drop the keys revoked (`key-gone:{id}`) by any worker."""
+        for topic in topics:
+            if topic.startswith("key-gone:"):
+                self.forget(topic[9:])
+
+    def share(self, reachable: bool) -> None:
+        """Several workers: cache only while revocations can reach this process (the shared
+        bus is subscribed); the cache starts empty each time."""
+        with self._lock:
+            self._generation += 1
+            self._cache.clear()
+            self.cache_enabled = reachable
 
     def forget(self, key_id: str) -> None:
         """Drop a key from the cache (after it is revoked)."""

@@ -21,6 +21,7 @@ from maproom.domain.keys import Principal
 from maproom.domain.usage import add_stored
 from maproom.errors import NotFound
 from maproom.geo.fields import STATS_NAME, Profile, profile_geojson
+from maproom.storage import scratch
 from maproom.storage.blobs import BlobStore
 from maproom.storage.db import Database, Prepared, Tx, Writer
 from maproom.storage.models import files, layers
@@ -225,8 +226,8 @@ def profile_missing(db: Database, blobs: BlobStore, stop: threading.Event | None
             break
         profile = profile_geojson(blobs.local_path(data_key))
         stats_key = f"{data_key.rsplit('/', 1)[0]}/{STATS_NAME}"
-        with tempfile.TemporaryDirectory(dir=blobs.scratch_dir()) as scratch:
-            path = Path(scratch) / STATS_NAME
+        with tempfile.TemporaryDirectory(dir=scratch.folder()) as work:
+            path = Path(work) / STATS_NAME
             profile.save(path)
             size = blobs.put_file(stats_key, path)
         with db.write() as wtx:

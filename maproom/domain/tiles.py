@@ -30,6 +30,7 @@ from maproom import logs
 from maproom.errors import BadGateway, MaproomError, NotFound
 from maproom.geo.base import TILES_NAME
 from maproom.geo.tiles import check_tile
+from maproom.storage import scratch
 from maproom.storage.blobs import BlobStore
 
 FORMATS = {"pbf": "geojson", "png": "cog", "webp": "cog"}
@@ -168,8 +169,8 @@ class TileCache:
             building = self._building.setdefault(data_key, threading.Lock())
         with building:
             if not self.blobs.exists(key):
-                with tempfile.TemporaryDirectory(dir=self.blobs.scratch_dir()) as scratch:
-                    folder = Path(scratch)
+                with tempfile.TemporaryDirectory(dir=scratch.folder()) as work:
+                    folder = Path(work)
                     records, count = tilestore.records_of(self._path(data_key), folder)
                     index = tilestore.build(records, count, folder / "index")
                     size = self.blobs.put_file(key, index)

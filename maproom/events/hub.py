@@ -16,7 +16,9 @@ change); this hub only tells open streams about new entries, fast:
 
 Events of one project commit in id order: every write to a project holds its row lock (the
 write lock on SQLite), so a pump reading `id > last seen` never skips a late commit.
-A Redis-backed hub (several workers) will implement the same `subscribe`/`heard` surface.
+With several workers, the topics of other workers' commits arrive through the shared bus
+(`maproom.storage.shared`) and are heard the same way; `*` (RESYNC) makes every channel read
+the log again, after the bus was down and may have missed something.
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ from typing import Any
 import orjson
 
 BACKLOG = 512
+RESYNC = "*"
 
 Fetch = Callable[[str, int], Awaitable[list[tuple[int, str, Any]]]]
 
@@ -153,7 +156,10 @@ class LiveHub:
     def _dispatch(self, topics: frozenset[str]) -> None:
         for topic in topics:
             kind, _, ident = topic.partition(":")
-            if kind == "project":
+            if topic == RESYNC:  # commits may have been missed (a shared bus reconnected)
+                for project_id, open_channel in self._channels.items():
+                    self._schedule(project_id, open_channel)
+            elif kind == "project":
                 channel = self._channels.get(ident)
                 if channel is not None:
                     self._schedule(ident, channel)

@@ -1,9 +1,11 @@
 """The blob store: where file bytes live, behind a small interface chosen by URL.
 
-`LocalBlobStore` (`file://` URLs, the default) keeps each blob as a file under one folder.
-Blobs are written whole or not at all: bytes go to a temporary file in the same folder and are
-renamed into place, so a crash or a rejected upload never leaves a partial or orphan blob. An
-S3 implementation fills the same interface later.
+`LocalBlobStore` (`file://` URLs, the default) keeps each blob as a file under one folder;
+`maproom.storage.s3.S3BlobStore` (`s3://bucket/prefix`) as an object in S3-compatible storage.
+Blobs are written whole or not at all (a file renamed into place; an object visible only once
+its upload completed), so a crash or a rejected upload never leaves a partial blob to serve.
+Blobs never change once written: a new upload is a new key. Scratch files are not the store's
+business (`maproom.storage.scratch`).
 """
 
 from __future__ import annotations
@@ -15,6 +17,8 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Protocol
 from urllib.parse import urlparse
+
+from maproom.storage import scratch
 
 CHUNK = 1024 * 1024
 
@@ -62,16 +66,8 @@ class BlobStore(Protocol):
         """Whether a blob is stored under `key`."""
         ...
 
-    def scratch_dir(self) -> Path:
-        """This process's folder for temporary files, on the same filesystem as the blobs."""
-        ...
-
-    def sweep_scratch(self) -> int:
-        """Remove scratch files of processes that no longer run; how many entries went."""
-        ...
-
-    def free_bytes(self) -> int:
-        """Free space where blobs are written."""
+    def free_bytes(self) -> int | None:
+        """Free space where blobs are written (`None`: no set limit, as in object storage)."""
         ...
 
     def ping(self) -> None:
@@ -84,36 +80,9 @@ class LocalBlobStore:
 
     def __init__(self, root: Path) -> None:
         self.root = root.resolve()
-        self._tmp = self.root / ".tmp"
 
     def _path(self, key: str) -> Path:
-        parts = key.split("/")
-        if not key or any(p in ("", ".", "..") or p.startswith(".") for p in parts):
-            raise ValueError(f"invalid blob key {key!r}")
-        return self.root.joinpath(*parts)
-
-    def scratch_dir(self) -> Path:
-        """This process's folder for temporary files (`.tmp/<pid>`), on the blobs' filesystem
-        so renames are atomic."""
-        mine = self._tmp / str(os.getpid())
-        mine.mkdir(parents=True, exist_ok=True)
-        return mine
-
-    def sweep_scratch(self) -> int:
-        """Remove what processes that no longer run left in `.tmp` (a crash mid-upload);
-        returns how many entries went. Live processes' folders are kept."""
-        if not self._tmp.is_dir():
-            return 0
-        swept = 0
-        for entry in self._tmp.iterdir():
-            if entry.name.isdigit() and _alive(int(entry.name)):
-                continue
-            if entry.is_dir():
-                shutil.rmtree(entry, ignore_errors=True)
-            else:
-                entry.unlink(missing_ok=True)
-            swept += 1
-        return swept
+        return self.root.joinpath(*check_key(key).split("/"))
 
     def put_file(self, key: str, source: Path) -> int:
         """Move (or copy, across filesystems) a file into place under `key`."""
@@ -129,7 +98,7 @@ class LocalBlobStore:
 
     def _copy_into_place(self, source: Path, target: Path) -> None:
         with (
-            tempfile.NamedTemporaryFile(dir=self.scratch_dir(), delete=False) as tmp,
+            tempfile.NamedTemporaryFile(dir=target.parent, prefix=".", delete=False) as tmp,
             source.open("rb") as src,
         ):
             shutil.copyfileobj(src, tmp, CHUNK)
@@ -139,7 +108,7 @@ class LocalBlobStore:
 
     def put_bytes(self, key: str, data: bytes) -> int:
         """Write bytes to a temporary file, then rename it into place."""
-        with tempfile.NamedTemporaryFile(dir=self.scratch_dir(), delete=False) as tmp:
+        with tempfile.NamedTemporaryFile(dir=scratch.folder(), delete=False) as tmp:
             tmp.write(data)
         return self.put_file(key, Path(tmp.name))
 
@@ -197,11 +166,16 @@ class LocalBlobStore:
         folder = self._path(prefix)
         if not folder.is_dir():
             return 0
-        return sum(p.stat().st_size for p in folder.rglob("*") if p.is_file())
+        return sum(
+            p.stat().st_size
+            for p in folder.rglob("*")
+            if p.is_file() and not p.name.startswith(".")
+        )
 
     def ping(self) -> None:
         """The folder exists and is writable."""
-        with tempfile.NamedTemporaryFile(dir=self.scratch_dir()):
+        self.root.mkdir(parents=True, exist_ok=True)
+        with tempfile.NamedTemporaryFile(dir=self.root, prefix="."):
             pass
 
     def free_bytes(self) -> int:
@@ -210,20 +184,23 @@ class LocalBlobStore:
         return shutil.disk_usage(self.root).free
 
 
-def _alive(pid: int) -> bool:
-    """Whether a process of this id runs (on this machine)."""
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:  # someone else's process
-        return True
-    return True
+def check_key(key: str) -> str:
+    """A blob key: relative, of `/`-separated segments none of which is empty, `.`, `..` or
+    starts with a dot (dot names are the stores' own, such as partial files)."""
+    parts = key.split("/")
+    if not key or any(p in ("", ".", "..") or p.startswith(".") for p in parts):
+        raise ValueError(f"invalid blob key {key!r}")
+    return key
 
 
-def open_store(url: str) -> LocalBlobStore:
-    """The blob store a `MAPROOM_STORAGE_URL` names."""
+def open_store(url: str, cache_bytes: int = 1 << 30) -> BlobStore:
+    """The blob store a `MAPROOM_STORAGE_URL` names: `file://` or `s3://bucket/prefix` (whose
+    local copies, for readers that need a file, are kept to `cache_bytes`)."""
     parsed = urlparse(url)
     if parsed.scheme == "file":
         return LocalBlobStore(Path(parsed.path))
-    raise ValueError(f"unsupported storage URL {url!r} (only file:// in this release)")
+    if parsed.scheme == "s3":
+        from maproom.storage.s3 import S3BlobStore
+
+        return S3BlobStore(parsed.netloc, parsed.path.strip("/"), cache_bytes=cache_bytes)
+    raise ValueError(f"unsupported storage URL {url!r} (file:// or s3://)")

@@ -247,6 +247,7 @@ async def test_delete_file_removes_its_layers(app: FastAPI, api: httpx.AsyncClie
     response = await api.delete(f"/api/v1/sessions/{project}/files/{body['id']}")
     assert response.json() == {"ok": True}
     assert (await api.get(f"/api/v1/sessions/{project}/layers")).json()["data"] == []
+    app.state.services.tiles.settle()  # a tile index being built meanwhile is removed too
     assert stored_files(app) == []
     again = await api.delete(f"/api/v1/sessions/{project}/files/{body['id']}")
     assert (again.status_code, again.json()) == (200, {"ok": True})

@@ -144,7 +144,7 @@ async def test_a_full_disk_answers_507_and_keeps_nothing(
             assert_error(response, 507, "insufficient_storage")
             assert stored_files(data / "files") == before
             assert (await api.get(f"{base}/files")).json()["meta"]["count"] == 0
-            assert not [p for p in (data / "files" / ".tmp").rglob("*") if p.is_file()]
+            assert not [p for p in (data / "tmp").rglob("*") if p.is_file()]
 
             ready = await api.get("/readyz")
             assert_error(ready, 503, "service_unavailable")
@@ -169,7 +169,7 @@ async def test_a_full_disk_answers_507_and_keeps_nothing(
 async def test_scratch_left_by_a_stopped_process_is_swept_at_start(
     app_factory: AppFactory, data_dir: Path
 ) -> None:
-    scratch = data_dir / "files" / ".tmp"
+    scratch = data_dir / "tmp"
     (scratch / "999999999" / "upload").mkdir(parents=True)
     (scratch / "999999999" / "upload" / "half.csv").write_bytes(b"lat,lon\n1,2\n")
     (scratch / "tmpabc123").write_bytes(b"a stray file of an older layout")

@@ -170,7 +170,7 @@ def test_a_workbook_bomb_and_a_large_workbook_cost_bounded_memory(
 def test_a_geotiff_is_converted_in_less_than_twice_its_size(
     server: Server, api: httpx.Client, tmp_path: Path
 ) -> None:
-    size = 3000
+    size = 4000  # 48 MB, the size of the example
     path = tmp_path / "scene.tif"
     rng = np.random.default_rng(1)
     profile = {"driver": "GTiff", "width": size, "height": size, "count": 3, "dtype": "uint8",

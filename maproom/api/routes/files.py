@@ -25,6 +25,7 @@ from maproom.api.schemas.data import (
 from maproom.api.uploads import receive_upload
 from maproom.domain import files, reports
 from maproom.errors import RangeNotSatisfiable
+from maproom.storage import scratch
 
 router = APIRouter(prefix=f"{API_PREFIX}/sessions/{{id}}", tags=["files"], route_class=ScopedRoute)
 CONVERTED_TIMES = 10  # a converted layer may take 10 times the upload ceiling (CONTRACT.md 8)
@@ -70,7 +71,7 @@ async def upload_file(id: str, request: Request) -> Response:
     project_id = await caller.read(files.check_project, project_id=id)
     upload = await receive_upload(
         request,
-        scratch=services.blobs.scratch_dir(),
+        scratch=scratch.folder(),
         max_bytes=services.settings.upload_max_bytes,
         accept=files.extension_of,
     )

@@ -39,8 +39,7 @@ async def create_key(body: KeyCreate, request: Request) -> Response:
 async def revoke_key(keyId: str, request: Request) -> Response:
     """Revoke a key of the caller's account; it is refused from the next request on."""
     caller = Caller.of(request)
-    revoked = await caller.change(keys.revoke, key_id=keyId)
-    caller.services.authenticator.forget(revoked)
+    await caller.change(keys.revoke, key_id=keyId)  # every worker's key cache forgets it
     return json_response(OK)
 
 

@@ -32,6 +32,7 @@ from maproom.domain.common import new_id
 from maproom.domain.keys import Principal
 from maproom.errors import BadRequest
 from maproom.geo.fields import STATS_NAME
+from maproom.storage import scratch
 from maproom.storage.blobs import BlobStore
 from maproom.storage.db import Database, Writer
 
@@ -113,7 +114,7 @@ def execute(
             with db.reader() as tx:  # refuse a bad batch before converting anything
                 project = gate.get_or_raise(tx, principal=principal, project_id=project_id)
                 _plan(tx, project, actions)
-            workdir = Path(tempfile.mkdtemp(dir=blobs.scratch_dir()))
+            workdir = Path(tempfile.mkdtemp(dir=scratch.folder()))
             for i in inline:
                 prepared[i] = _convert(Step(i, actions[i]), workdir)
                 stored[i] = _store(prepared[i], blobs, project.id, written)
