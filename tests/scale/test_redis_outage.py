@@ -54,34 +54,37 @@ async def test_workers_ride_out_a_redis_outage(tmp_path: Path) -> None:
     port = free_port()
     data = tmp_path / "data"
     env = {"MAPROOM_REDIS_URL": f"redis://127.0.0.1:{port}/0"}
-    with redis_server(port) as first:
-        with start_worker(env, data) as a, start_worker(env, data) as b:
-            key = cli_key(env, data, "owner@example.com")
-            async with (
-                httpx.AsyncClient(base_url=a.base, headers=bearer(key), timeout=30) as on_a,
-                httpx.AsyncClient(base_url=b.base, headers=bearer(key), timeout=30) as on_b,
-                httpx.AsyncClient(timeout=30) as viewer,
-            ):
-                project = (await on_a.post("/api/v1/sessions", json={"title": "x"})).json()["id"]
-                actions = f"/api/v1/sessions/{project}/map/actions"
-                live = (await on_a.post(f"/api/v1/sessions/{project}/live-view-url")).json()
-                on_b_live = live["liveViewUrl"].replace(a.base, b.base)
-                fly = {"type": "fly_to", "center": [2.35, 48.85]}
-                async with stream(viewer, f"{on_b_live}/events") as events:
-                    assert (await events.next())["event"] == "snapshot"
-                    await on_a.post(actions, json={"actions": [{**fly, "zoom": 3}]})
-                    assert (await events.next(timeout=1.0))["data"]["zoom"] == 3
+    with (
+        redis_server(port) as first,
+        start_worker(env, data) as a,
+        start_worker(env, data) as b,
+    ):
+        key = cli_key(env, data, "owner@example.com")
+        async with (
+            httpx.AsyncClient(base_url=a.base, headers=bearer(key), timeout=30) as on_a,
+            httpx.AsyncClient(base_url=b.base, headers=bearer(key), timeout=30) as on_b,
+            httpx.AsyncClient(timeout=30) as viewer,
+        ):
+            project = (await on_a.post("/api/v1/sessions", json={"title": "x"})).json()["id"]
+            actions = f"/api/v1/sessions/{project}/map/actions"
+            live = (await on_a.post(f"/api/v1/sessions/{project}/live-view-url")).json()
+            on_b_live = live["liveViewUrl"].replace(a.base, b.base)
+            fly = {"type": "fly_to", "center": [2.35, 48.85]}
+            async with stream(viewer, f"{on_b_live}/events") as events:
+                assert (await events.next())["event"] == "snapshot"
+                await on_a.post(actions, json={"actions": [{**fly, "zoom": 3}]})
+                assert (await events.next(timeout=1.0))["data"]["zoom"] == 3
 
-                    first.terminate()  # Redis goes away
-                    first.wait(timeout=30)
-                    during = await on_a.post(actions, json={"actions": [{**fly, "zoom": 4}]})
-                    assert during.status_code == 200, during.text
-                    for client in (on_a, on_b):  # limits fall back to each worker's own
-                        answer = await client.get("/api/v1/verify")
-                        assert answer.status_code == 200
-                        assert "ratelimit-remaining" in {h.lower() for h in answer.headers}
+                first.terminate()  # Redis goes away
+                first.wait(timeout=30)
+                during = await on_a.post(actions, json={"actions": [{**fly, "zoom": 4}]})
+                assert during.status_code == 200, during.text
+                for client in (on_a, on_b):  # limits fall back to each worker's own
+                    answer = await client.get("/api/v1/verify")
+                    assert answer.status_code == 200
+                    assert "ratelimit-remaining" in {h.lower() for h in answer.headers}
 
-                    with redis_server(port):  # back: B reads the log again, finds zoom 4
-                        assert (await events.next(timeout=10.0))["data"]["zoom"] == 4
-                        await on_a.post(actions, json={"actions": [{**fly, "zoom": 5}]})
-                        assert (await events.next(timeout=1.0))["data"]["zoom"] == 5
+                with redis_server(port):  # back: B reads the log again, finds zoom 4
+                    assert (await events.next(timeout=10.0))["data"]["zoom"] == 4
+                    await on_a.post(actions, json={"actions": [{**fly, "zoom": 5}]})
+                    assert (await events.next(timeout=1.0))["data"]["zoom"] == 5

@@ -113,16 +113,17 @@ async def test_two_workers_behave_as_one(
         assert (await on_b.get("/api/v1/verify", headers=bearer(second))).status_code == 401
 
         # A stream on A that loses its worker resumes on B: nothing lost, nothing repeated.
+        actions = f"{sessions}/map/actions"
         seen: list[int] = []
         async with stream(viewer, f"{live}/events") as events:
             seen.append((await events.next())["id"])  # the snapshot
             for zoom in (3, 4):
-                await on_b.post(f"{sessions}/map/actions", json={"actions": [{**fly, "zoom": zoom}]})
+                await on_b.post(actions, json={"actions": [{**fly, "zoom": zoom}]})
                 seen.append((await events.next(timeout=2.0))["id"])
             a.process.send_signal(signal.SIGKILL)
             a.process.wait(timeout=30)
             for zoom in (5, 6, 7):  # committed while the viewer has no stream
-                await on_b.post(f"{sessions}/map/actions", json={"actions": [{**fly, "zoom": zoom}]})
+                await on_b.post(actions, json={"actions": [{**fly, "zoom": zoom}]})
         zooms = []
         async with stream(viewer, f"{on_b_live}/events", last_event_id=seen[-1]) as events:
             for _ in range(3):
