@@ -146,7 +146,7 @@ async def _subscriber(
 async def _run(
     name: str,
     base: str,
-    pid: int,
+    pid: int | None,
     path: str,
     publish: httpx.AsyncClient,
     publish_request: tuple[str, str],
@@ -158,7 +158,7 @@ async def _run(
     latencies: list[float] = []
     ready = asyncio.Event()
     counter = [0, n]
-    before = _rss_kb(pid)
+    before = _rss_kb(pid) if pid else 0  # no pid: several processes serve, memory not read
     tasks = []
     for i in range(n):
         tasks.append(
@@ -170,7 +170,7 @@ async def _run(
             await asyncio.sleep(0.05)  # let the server accept
     await asyncio.wait_for(ready.wait(), 120)
     await asyncio.sleep(1.0)
-    after = _rss_kb(pid)
+    after = _rss_kb(pid) if pid else 0
     method, target = publish_request
     for _ in range(events):
         stamp = f"t={time.time():.6f}"

@@ -31,6 +31,18 @@ S3_ENV = {
 CLI = [sys.executable, "-m", "maproom.cli"]
 
 
+def deployment_env(database: str, redis: str, s3_endpoint: str) -> dict[str, str]:
+    """The settings of workers on PostgreSQL, Redis and S3: the same names as deploy/."""
+    return {
+        **S3_ENV,
+        "AWS_ENDPOINT_URL": s3_endpoint,
+        "MAPROOM_DATABASE_URL": database,
+        "MAPROOM_REDIS_URL": redis,
+        "MAPROOM_STORAGE_URL": "s3://maproom-test/deployment",
+        "MAPROOM_RATE_LIMIT_PER_MINUTE": "300",
+    }
+
+
 def redis_url() -> str:
     """The Redis under test; skips when unset, fails when set but unreachable."""
     url = os.environ.get(REDIS_ENV)

@@ -23,10 +23,10 @@ import pytest
 from tests import makers
 from tests.live.test_stream import stream
 from tests.scale.services import (
-    S3_ENV,
     Worker,
     bucket_objects,
     cli_key,
+    deployment_env,
     fresh_database,
     moto_server,
     redis_url,
@@ -41,14 +41,7 @@ pytestmark = [pytest.mark.postgresql, pytest.mark.scale, pytest.mark.anyio]
 def cluster(tmp_path: Path, pg_server: str) -> Iterator[tuple[Worker, Worker, dict[str, str]]]:
     """Workers A and B on one database, one Redis and one bucket; and their environment."""
     with fresh_database(pg_server) as database, moto_server() as s3:
-        env = {
-            **S3_ENV,
-            "AWS_ENDPOINT_URL": s3,
-            "MAPROOM_DATABASE_URL": database,
-            "MAPROOM_REDIS_URL": redis_url(),
-            "MAPROOM_STORAGE_URL": "s3://maproom-test/deployment",
-            "MAPROOM_RATE_LIMIT_PER_MINUTE": "300",
-        }
+        env = deployment_env(database, redis_url(), s3)
         with start_worker(env, tmp_path / "a") as a, start_worker(env, tmp_path / "b") as b:
             yield a, b, env
 
