@@ -51,6 +51,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         await anyio.to_thread.run_sync(geo.warm_up)
         await anyio.to_thread.run_sync(services.agent.prepare)
         services.hub.start()
+        services.db.run_inline()
         Path(settings.data_dir).mkdir(parents=True, exist_ok=True)
         swept = await anyio.to_thread.run_sync(scratch.sweep)
         if swept:

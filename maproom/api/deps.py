@@ -15,8 +15,10 @@ worker thread) and `Caller.change` runs a short change inline too: SQLite takes 
 time anyway, and a change run on the event loop costs a fraction of a millisecond, while one
 run in a worker thread waits for the interpreter lock behind the busy event loop at each
 statement (docs/performance.md). `Caller.write` is for changes that do slow work besides
-(conversions, blob copies and deletes): always in the thread pool. On PostgreSQL everything
-runs in the thread pool.
+(conversions, blob copies and deletes): always in the thread pool. On PostgreSQL a read runs
+inline too, on a connection the event loop keeps for itself (`Database.run_inline`: one round
+trip, no lock waits under MVCC, no thread hop), while changes run in the thread pool (a change
+may wait for another worker's row lock, which must not hold up the loop).
 """
 
 from __future__ import annotations
@@ -132,8 +134,8 @@ class Caller:
         return await anyio.to_thread.run_sync(functools.partial(fn, *args, **kwargs))
 
     async def read(self, fn: Callable[..., T], /, **kwargs: Any) -> T:
-        """Run a domain read for this caller."""
-        return await self.run_change(fn, self.services.db, principal=self.principal, **kwargs)
+        """Run a domain read for this caller: inline (see the module docstring)."""
+        return fn(self.services.db, principal=self.principal, **kwargs)
 
     async def change(self, fn: Callable[..., T], /, **kwargs: Any) -> T:
         """Run a short domain change for this caller (see the module docstring)."""
