@@ -203,10 +203,12 @@ def main() -> None:
     )
 
 
-def report(title: str, results: list[Result], opts: argparse.Namespace) -> None:
-    """One table: each server's figures and its ratio to the first (bare) one."""
+def report(
+    title: str, results: list[Result], opts: argparse.Namespace, each: str = "one uvicorn worker"
+) -> None:
+    """One table: each server's figures and its ratio to the first one."""
     bare = results[0].requests_per_second
-    print(f"\n{title} -d{opts.duration}s, one uvicorn worker each\n")
+    print(f"\n{title} -d{opts.duration}s, {each} each\n")
     print(f"{'server':<22}{'req/s':>10}{'p50 ms':>10}{'p99 ms':>10}{'ratio':>8}{'non-2xx':>9}")
     for r in results:
         print(

@@ -59,7 +59,7 @@ function init(args)
 end
 function request()
   i = i % 10 + 1
-  local headers = {["Content-Type"] = "application/json"}
+  local headers = {["Content-Type"] = "application/json", ["Authorization"] = "Bearer KEY"}
   return wrk.format(methods[i], paths[i], headers, bodies[i])
 end
 """
@@ -86,7 +86,7 @@ def serve(env: dict[str, str], workers: int) -> Iterator[str]:
     process = subprocess.Popen(
         [sys.executable, "-m", "maproom.cli", "serve", "--port", str(port),
          "--workers", str(workers), "--no-access-log"],
-        env=env,
+        env=env, stderr=subprocess.DEVNULL,
     )  # fmt: skip
     base = f"http://127.0.0.1:{port}"
     try:
@@ -113,7 +113,7 @@ def setup(base: str, key: str, workdir: Path) -> tuple[str, Path]:
         csv = "name,lat,lon\n" + "".join(f"p{i},{i % 80},{i % 170}\n" for i in range(200))
         api.post(f"/api/v1/sessions/{project}/files", files={"file": ("p.csv", csv.encode())})
     script = workdir / f"mix-{project}.lua"
-    script.write_text(MIX.replace("PROJECT", project))
+    script.write_text(MIX.replace("PROJECT", project).replace("KEY", key))
     return project, script
 
 
@@ -158,7 +158,8 @@ def main() -> None:
                 mixes.append(wrk(name, f"{base}/", key, opts, 64, script))
                 if kind:
                     fan[name] = asyncio.run(fan_out(base, key, opts.viewers, opts.events))
-    report("read-heavy mix (6 project reads, 2 layer lists, 1 verify, 1 fly_to)", mixes, opts)
+    title = "read-heavy mix (6 project reads, 2 layer lists, 1 verify, 1 fly_to)"
+    report(title, mixes, opts, each="wrk -t2 -c64, `maproom serve`")
     print(f"\nlive fan-out: {opts.viewers} viewers, {opts.events} changes, PostgreSQL+Redis\n")
     print(f"{'server':<30}{'p50 ms':>10}{'p99 ms':>10}{'received':>12}")
     for name, (p50, p99, received) in fan.items():
