@@ -27,7 +27,7 @@ from maproom.api.middleware import (
 )
 from maproom.api.responses import json_response
 from maproom.api.routes import chat, files, keys, layers, map_actions, meta, pages, projects, views
-from maproom.domain import usage
+from maproom.domain import usage, workers
 from maproom.domain.layers import profile_missing
 from maproom.errors import ServiceUnavailable
 from maproom.runtime import Services
@@ -52,6 +52,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         await anyio.to_thread.run_sync(services.agent.prepare)
         services.hub.start()
         services.db.run_inline()
+        registered = None
+        if not settings.redis_url:  # alone on the database, or refuse to start (CONTRACT 9)
+            registered = await anyio.to_thread.run_sync(workers.register, services.db)
         Path(settings.data_dir).mkdir(parents=True, exist_ok=True)
         swept = await anyio.to_thread.run_sync(scratch.sweep)
         if swept:
@@ -71,6 +74,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             tasks.start_soon(_measure_unmeasured, services, stopping)
             if services.bus is not None:
                 tasks.start_soon(services.bus.run)
+            if registered is not None:
+                tasks.start_soon(_still_running, services, registered)
             try:
                 yield
             finally:
@@ -78,6 +83,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 tasks.cancel_scope.cancel()
         services.tiles.close()
         await services.close()
+        if registered is not None:
+            await anyio.to_thread.run_sync(workers.leave, services.db, registered)
         await anyio.to_thread.run_sync(services.meter.flush, services.db)
         services.db.dispose()
 
@@ -158,6 +165,15 @@ async def _flush_usage_forever(services: Services) -> None:
             await anyio.to_thread.run_sync(services.meter.flush, services.db)
         except Exception:
             log.exception("could not write usage counters; will retry")
+
+
+async def _still_running(services: Services, registered: str) -> None:
+    while True:
+        await anyio.sleep(workers.BEAT_SECONDS)
+        try:
+            await anyio.to_thread.run_sync(workers.beat, services.db, registered)
+        except Exception:
+            log.exception("could not refresh this worker's registration; will retry")
 
 
 async def _profile_missing(services: Services, stopping: threading.Event) -> None:

@@ -274,3 +274,14 @@ view_links = Table(
     Column("expires_at", UTCDateTime()),
     Index(None, "project_id"),
 )
+
+# Running `maproom serve` processes that share nothing but the database (no MAPROOM_REDIS_URL):
+# a second one refuses to start (maproom.domain.workers).
+workers = Table(
+    "workers",
+    metadata,
+    _id(),
+    Column("host", String(255), nullable=False),
+    Column("pid", Integer, nullable=False),
+    Column("seen_at", UTCDateTime(), nullable=False),
+)

@@ -37,7 +37,7 @@ def sweep() -> int:
         return 0
     swept = 0
     for entry in _root.iterdir():
-        if entry.name.isdigit() and _alive(int(entry.name)):
+        if entry.name.isdigit() and process_alive(int(entry.name)):
             continue
         if entry.is_dir():
             shutil.rmtree(entry, ignore_errors=True)
@@ -47,7 +47,7 @@ def sweep() -> int:
     return swept
 
 
-def _alive(pid: int) -> bool:
+def process_alive(pid: int) -> bool:
     """Whether a process of this id runs (on this machine)."""
     try:
         os.kill(pid, 0)

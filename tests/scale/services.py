@@ -72,7 +72,7 @@ def fresh_database(server_url: str) -> Iterator[str]:
             conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
-def _environment(extra: dict[str, str]) -> dict[str, str]:
+def environment(extra: dict[str, str]) -> dict[str, str]:
     """This process's environment without maproom or AWS settings, plus `extra`."""
     kept = {k: v for k, v in os.environ.items() if not k.startswith(("MAPROOM_", "AWS_"))}
     return {**kept, **extra}
@@ -101,7 +101,7 @@ def moto_server(bucket: str = "maproom-test") -> Iterator[str]:
     with log.open("wb") as out:
         process = subprocess.Popen(
             [sys.executable, "-m", "moto.server", "-H", "127.0.0.1", "-p", str(port)],
-            stdout=out, stderr=subprocess.STDOUT, env=_environment({}),
+            stdout=out, stderr=subprocess.STDOUT, env=environment({}),
         )  # fmt: skip
     endpoint = f"http://127.0.0.1:{port}"
     try:
@@ -156,7 +156,7 @@ def start_worker(env: dict[str, str], data_dir: Path, *, wait: bool = True) -> I
     out: IO[bytes] = log.open("wb")
     process = subprocess.Popen(
         [*CLI, "serve", "--port", str(port), "--data-dir", str(data_dir), "--no-access-log"],
-        env=_environment(env), stdout=out, stderr=subprocess.STDOUT,
+        env=environment(env), stdout=out, stderr=subprocess.STDOUT,
     )  # fmt: skip
     worker = Worker(process, f"http://127.0.0.1:{port}", data_dir, log)
     try:
@@ -178,6 +178,6 @@ def cli_key(env: dict[str, str], data_dir: Path, email: str) -> str:
     """A new key made by `maproom keys create` with these settings."""
     made = subprocess.run(
         [*CLI, "keys", "create", "--account", email, "--data-dir", str(data_dir)],
-        env=_environment(env), capture_output=True, text=True, timeout=120, check=True,
+        env=environment(env), capture_output=True, text=True, timeout=120, check=True,
     )  # fmt: skip
     return made.stdout.strip()
