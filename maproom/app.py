@@ -51,7 +51,6 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         await anyio.to_thread.run_sync(geo.warm_up)
         await anyio.to_thread.run_sync(services.agent.prepare)
         services.hub.start()
-        services.db.run_inline()
         registered = None
         if not settings.redis_url:  # alone on the database, or refuse to start (CONTRACT 9)
             registered = await anyio.to_thread.run_sync(workers.register, services.db)
@@ -86,7 +85,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         if registered is not None:
             await anyio.to_thread.run_sync(workers.leave, services.db, registered)
         await anyio.to_thread.run_sync(services.meter.flush, services.db)
-        services.db.dispose()
+        await services.db.dispose_async()
 
     app = FastAPI(
         title="maproom",

@@ -6,8 +6,6 @@ import functools
 from dataclasses import dataclass
 from typing import Any
 
-import anyio.to_thread
-
 from maproom.domain import links, usage
 from maproom.domain.chat.builtin import BuiltinAgent
 from maproom.domain.chat.llm import LLMAgent
@@ -46,7 +44,7 @@ class Services:
     def build(cls, settings: Settings) -> Services:
         """Wire the adapters the settings choose."""
         scratch.use(settings.data_dir / "tmp")
-        db = Database(settings.resolved_database_url)
+        db = Database(settings.resolved_database_url, settings.database_pool_size)
         blobs = open_store(settings.resolved_storage_url, settings.blob_cache_mb * MB)
         shared = settings.redis_url
         services = cls(
@@ -121,8 +119,6 @@ def _live_hub(db: Database) -> LiveHub:
     """The in-process hub, fed by the event log and told of every commit that grew it."""
 
     async def fetch(project_id: str, after: int) -> list[tuple[int, str, Any]]:
-        if db.is_sqlite:
-            return links.log_since(db, project_id, after, links.HISTORY)
-        return await anyio.to_thread.run_sync(links.log_since, db, project_id, after, links.HISTORY)
+        return links.log_since(db, project_id, after, links.HISTORY)  # a read: inline
 
     return LiveHub(fetch)

@@ -16,9 +16,9 @@ time anyway, and a change run on the event loop costs a fraction of a millisecon
 run in a worker thread waits for the interpreter lock behind the busy event loop at each
 statement (docs/performance.md). `Caller.write` is for changes that do slow work besides
 (conversions, blob copies and deletes): always in the thread pool. On PostgreSQL a read runs
-inline too, on a connection the event loop keeps for itself (`Database.run_inline`: one round
-trip, no lock waits under MVCC, no thread hop), while changes run in the thread pool (a change
-may wait for another worker's row lock, which must not hold up the loop).
+inline too, on a connection the event loop's thread keeps (one round trip, no lock waits under
+MVCC), and a short change runs on the event loop in a greenlet over psycopg's asynchronous
+connection (`Database.run`): the loop goes on serving while it waits on the database.
 """
 
 from __future__ import annotations
@@ -124,10 +124,7 @@ class Caller:
 
     async def run_change(self, fn: Callable[..., T], /, *args: Any, **kwargs: Any) -> T:
         """Run a short blocking domain call as `change` does (its arguments given whole)."""
-        call = functools.partial(fn, *args, **kwargs)
-        if self.services.db.is_sqlite:
-            return call()
-        return await anyio.to_thread.run_sync(call)
+        return await self.services.db.run(fn, *args, **kwargs)
 
     async def run_write(self, fn: Callable[..., T], /, *args: Any, **kwargs: Any) -> T:
         """Run a blocking domain call that does slow work, in the thread pool."""

@@ -176,7 +176,7 @@ class AuthMiddleware:
             return None
         digest = hash_key(token)
         auth = self.services.authenticator
-        return auth.cached(digest) or await anyio.to_thread.run_sync(auth.lookup, token, digest)
+        return auth.cached(digest) or auth.lookup(token, digest)  # a read: inline
 
 
 class PublicLimitMiddleware:
