@@ -78,6 +78,54 @@ async def dispatch(id: str, request: Request) -> dict:
     db.execute("COMMIT")
     return {"ok": True, "dispatched": 1, "layers": []}
 """
+# The PostgreSQL write peer: the statements maproom's action path runs, by hand, on psycopg's
+# asynchronous connections (ten, as maproom's pool): lock the project row, append the event,
+# bump the version, in one transaction.
+BARE_PG_WRITE_APP = """
+import asyncio, contextlib, json, os
+import psycopg
+from fastapi import FastAPI, Request
+
+free = asyncio.Queue()
+
+
+@contextlib.asynccontextmanager
+async def lifespan(app):
+    url = os.environ["BARE_PG"]
+    async with await psycopg.AsyncConnection.connect(url, autocommit=True) as conn:
+        await conn.execute("CREATE TABLE IF NOT EXISTS bare_projects "
+                           "(id TEXT PRIMARY KEY, map_state JSONB, version INT)")
+        await conn.execute("CREATE TABLE IF NOT EXISTS bare_events (id BIGSERIAL PRIMARY KEY, "
+                           "project_id TEXT, type TEXT, payload JSONB, created_at TIMESTAMPTZ)")
+        for i in range(32):
+            await conn.execute("INSERT INTO bare_projects VALUES (%s, '{}', 1) "
+                               "ON CONFLICT DO NOTHING", (f"p{i}",))
+    for _ in range(10):
+        free.put_nowait(await psycopg.AsyncConnection.connect(url))
+    yield
+
+
+app = FastAPI(lifespan=lifespan)
+
+
+@app.post("/api/v1/sessions/{id}/map/actions")
+async def dispatch(id: str, request: Request) -> dict:
+    action = json.loads(await request.body())["actions"][0]
+    conn = await free.get()
+    try:
+        async with conn.transaction():
+            cur = await conn.execute(
+                "SELECT map_state, version FROM bare_projects WHERE id = %s FOR UPDATE", (id,))
+            state, version = await cur.fetchone()
+            state = {**state, "center": action["center"], "zoom": action["zoom"]}
+            await conn.execute("INSERT INTO bare_events (project_id, type, payload, created_at) "
+                               "VALUES (%s, 'action', %s, now())", (id, json.dumps(action)))
+            await conn.execute("UPDATE bare_projects SET map_state = %s, version = %s "
+                               "WHERE id = %s", (json.dumps(state), version + 1, id))
+    finally:
+        free.put_nowait(conn)
+    return {"ok": True, "dispatched": 1, "layers": []}
+"""
 FLY_TO = '{"actions": [{"type": "fly_to", "center": [2.35, 48.86], "zoom": 9}]}'
 
 
@@ -125,14 +173,25 @@ def _latency(out: str, percentile: str) -> float:
     return float(value) * {"us": 0.001, "ms": 1.0, "s": 1000.0}[unit]
 
 
-def post_script(workdir: Path) -> Path:
-    """A wrk script that POSTs one fly_to per request."""
-    script = workdir / "fly_to.lua"
-    script.write_text(
+def post_script(workdir: Path, projects: list[str] | None = None) -> Path:
+    """A wrk script that POSTs one fly_to per request (to one of `projects` at random, when
+    given: the URL's path is then replaced)."""
+    script = workdir / f"fly_to_{len(projects or [])}.lua"
+    text = (
         'wrk.method = "POST"\n'
         'wrk.headers["Content-Type"] = "application/json"\n'
         f"wrk.body = '{FLY_TO}'\n"
     )
+    if projects:
+        listed = ", ".join(f'"{p}"' for p in projects)
+        text += (
+            f"local ids = {{{listed}}}\n"
+            "function request()\n"
+            "  local id = ids[math.random(#ids)]\n"
+            '  return wrk.format(nil, "/api/v1/sessions/" .. id .. "/map/actions")\n'
+            "end\n"
+        )
+    script.write_text(text)
     return script
 
 
@@ -148,8 +207,29 @@ def bench_bare(workdir: Path, opts: argparse.Namespace) -> tuple[Result, Result]
     return read, write
 
 
+def bench_bare_postgres(workdir: Path, opts: argparse.Namespace) -> tuple[Result, Result]:
+    """The PostgreSQL write peer, on one project and spread over 32."""
+    (workdir / "bare_pg_write_app.py").write_text(BARE_PG_WRITE_APP)
+    env = {**os.environ, "PYTHONPATH": str(workdir), "BARE_PG": _libpq(opts.postgres)}
+    with server(["bare_pg_write_app:app"], env, workdir, free_port(), probe="/docs") as bare:
+        url = f"{bare.base}/api/v1/sessions/p0/map/actions"
+        name = "bare FastAPI + PG"
+        one = wrk(name, url, None, opts, WRITERS, post_script(workdir))
+        ids = [f"p{i}" for i in range(32)]
+        spread = wrk(name, url, None, opts, WRITERS, post_script(workdir, ids))
+    return one, spread
+
+
+def _libpq(url: str) -> str:
+    return url.replace("postgresql+psycopg://", "postgresql://")
+
+
 def bench_maproom(
-    name: str, workdir: Path, database_url: str | None, opts: argparse.Namespace
+    name: str,
+    workdir: Path,
+    database_url: str | None,
+    opts: argparse.Namespace,
+    spread: list[Result] | None = None,
 ) -> tuple[Result, Result]:
     env = maproom_env(
         workdir / name.replace(" ", "-"),
@@ -167,6 +247,14 @@ def bench_maproom(
         url = f"{base}/api/v1/sessions/{created.json()['id']}"
         read = wrk(name, url, key, opts, READERS)
         write = wrk(name, f"{url}/map/actions", key, opts, WRITERS, post_script(workdir))
+        if spread is not None:  # the same writes spread over 32 projects
+            headers = {"Authorization": f"Bearer {key}"}
+            ids = [
+                httpx.post(f"{base}/api/v1/sessions", json={}, headers=headers).json()["id"]
+                for _ in range(32)
+            ]
+            script = post_script(workdir, ids)
+            spread.append(wrk(name, f"{url}/map/actions", key, opts, WRITERS, script))
         return read, write
 
 
@@ -179,12 +267,19 @@ def main() -> None:
         raise SystemExit("bench/api.py needs wrk (apt-get install -y wrk)")
 
     runs: list[tuple[Result, Result]] = []
+    pg_one: list[Result] = []
+    pg_spread: list[Result] = []
     with tempfile.TemporaryDirectory(prefix="maproom-bench-") as tmp:
         workdir = Path(tmp)
         runs.append(bench_bare(workdir, opts))
         runs.append(bench_maproom("maproom SQLite", workdir, None, opts))
         if opts.postgres:
-            runs.append(bench_maproom("maproom PostgreSQL", workdir, opts.postgres, opts))
+            one, spread = bench_bare_postgres(workdir, opts)
+            pg_one.append(one)
+            pg_spread.append(spread)
+            pg = bench_maproom("maproom PostgreSQL", workdir, opts.postgres, opts, pg_spread)
+            runs.append(pg)
+            pg_one.append(pg[1])
 
     reads = [read for read, _ in runs]
     writes = [write for _, write in runs]
@@ -201,6 +296,31 @@ def main() -> None:
         f"target write: maproom (embedded SQLite) >= 0.50 of bare and p99 < 50 ms -> "
         f"{'met' if write_met else 'NOT met'} ({write_ratio:.2f}, p99 {writes[1].p99_ms:.1f} ms)"
     )
+    if opts.postgres:
+        report_postgres(reads, pg_one, pg_spread, opts)
+
+
+def report_postgres(
+    reads: list[Result], one: list[Result], spread: list[Result], opts: argparse.Namespace
+) -> None:
+    """The PostgreSQL writes beside a bare endpoint running the same statements, and the
+    PostgreSQL targets."""
+    report(f"write on PostgreSQL, one project, wrk -t2 -c{WRITERS}", one, opts)
+    report(f"write on PostgreSQL, spread over 32 projects, wrk -t2 -c{WRITERS}", spread, opts)
+    bare, pg = reads[0], reads[-1]
+    read_ratio = pg.requests_per_second / bare.requests_per_second
+    read_met = read_ratio >= 0.6 and pg.p99_ms <= 3 * bare.p99_ms
+    print(
+        f"\ntarget read on PostgreSQL: >= 0.60 of bare and p99 <= 3x bare p99 -> "
+        f"{'met' if read_met else 'NOT met'} ({read_ratio:.2f}, p99 {pg.p99_ms:.1f} ms "
+        f"against {bare.p99_ms:.1f} ms)"
+    )
+    for label, pair in (("one project", one), ("32 projects", spread)):
+        ratio = pair[1].requests_per_second / pair[0].requests_per_second
+        print(
+            f"target write on PostgreSQL, {label}: >= 0.50 of the bare endpoint doing the same "
+            f"statements -> {'met' if ratio >= 0.5 else 'NOT met'} ({ratio:.2f})"
+        )
 
 
 def report(
