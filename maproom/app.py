@@ -85,7 +85,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         if registered is not None:
             await anyio.to_thread.run_sync(workers.leave, services.db, registered)
         await anyio.to_thread.run_sync(services.meter.flush, services.db)
-        await services.db.dispose_async()
+        services.db.dispose()
 
     app = FastAPI(
         title="maproom",

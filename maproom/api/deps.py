@@ -17,8 +17,7 @@ run in a worker thread waits for the interpreter lock behind the busy event loop
 statement (docs/performance.md). `Caller.write` is for changes that do slow work besides
 (conversions, blob copies and deletes): always in the thread pool. On PostgreSQL a read runs
 inline too, on a connection the event loop's thread keeps (one round trip, no lock waits under
-MVCC), and a short change runs on the event loop in a greenlet over psycopg's asynchronous
-connection (`Database.run`): the loop goes on serving while it waits on the database.
+MVCC), and every change runs in the thread pool (`Database.run`).
 """
 
 from __future__ import annotations

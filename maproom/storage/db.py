@@ -4,21 +4,20 @@ from __future__ import annotations
 
 import asyncio
 import collections
+import functools
 import threading
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, NamedTuple, TypeVar, cast
 
+import anyio.to_thread
 import orjson
 from sqlalchemy import ClauseElement, Connection, create_engine, event, text
 from sqlalchemy.engine import Dialect, Engine
 from sqlalchemy.engine.interfaces import DBAPIConnection
-from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 from sqlalchemy.pool import ConnectionPoolEntry
 from sqlalchemy.sql.compiler import SQLCompiler
-from sqlalchemy.util import greenlet_spawn
-from sqlalchemy.util.concurrency import in_greenlet
 
 T = TypeVar("T")
 _AUTO = "AUTOCOMMIT"
@@ -46,7 +45,6 @@ class Database:
         self.is_sqlite = url.startswith("sqlite")
         self.pool_size = pool_size
         self.engine = self._make_engine(url)
-        self._async: AsyncEngine | None = None
         self._local = threading.local()
         self._readers: list[Any] = []
         self._readers_lock = threading.Lock()
@@ -56,30 +54,18 @@ class Database:
         self.commit_listeners: list[Callable[[frozenset[str]], None]] = []
 
     async def run(self, fn: Callable[..., T], /, *args: Any, **kwargs: Any) -> T:
-        """Run a short domain change from the event loop.
+        """Run a short domain change from the event loop: inline on SQLite (see
+        `maproom.api.deps`), in the thread pool on PostgreSQL, where a change may wait for
+        another worker's row lock, which must not stop the loop.
 
-        On SQLite it runs inline (see `maproom.api.deps`). On PostgreSQL it runs on the event
-        loop too, in a greenlet (SQLAlchemy's asyncio bridge): the domain code stays plain
-        synchronous code, but each statement goes through psycopg's asynchronous connection,
-        so while it waits on the database (a round trip, another worker's row lock) the loop
-        serves other requests. No hop to a worker thread, no interpreter-lock contention.
-
-        Reads called straight from the event loop (`reader()` outside this) run inline on a
-        connection the loop's thread keeps: one round trip, never a lock wait under MVCC;
-        measured faster here than the asynchronous driver (docs/scaling.md).
+        Measured (docs/performance.md): running PostgreSQL changes on the loop through
+        psycopg's asynchronous driver (SQLAlchemy's greenlet bridge) was faster for writes
+        alone, but under a mix of reads and writes it held project locks longer (each step
+        waited for the busy loop) and its p99 went from 0.2 s to 1.4 s.
         """
         if self.is_sqlite:
             return fn(*args, **kwargs)
-        return await greenlet_spawn(fn, *args, **kwargs)
-
-    def _current(self) -> Engine:
-        """The engine for this call: the asynchronous driver's (through its synchronous
-        facade) inside `run`'s greenlet, the plain one in threads and tools."""
-        if self.is_sqlite or not in_greenlet():
-            return self.engine
-        if self._async is None:
-            self._async = create_async_engine(self.url, **self._pg_options())
-        return self._async.sync_engine
+        return await anyio.to_thread.run_sync(functools.partial(fn, *args, **kwargs))
 
     def _pg_options(self) -> dict[str, Any]:
         return {
@@ -119,7 +105,7 @@ class Database:
             with self._sqlite_write() as writer:
                 yield writer
         else:
-            with self._current().connect() as conn:
+            with self.engine.connect() as conn:
                 writer = Writer(conn)
                 with conn.begin():
                     yield writer
@@ -149,10 +135,15 @@ class Database:
         # the pool. Each statement sees its own snapshot, so a read of several statements can
         # include a change that commits between them; the version it reports is then already
         # stale, and the next read (or a 412 on If-Match) shows the newer one.
-        if not in_greenlet() and _on_event_loop():
+        # A read made on the event loop (the API's reads: `Caller.read`) runs right there, on a
+        # connection the loop's thread keeps: one round trip and no thread hop; under MVCC a
+        # read never waits for a lock, and `tcp_user_timeout` bounds a dead peer. Measured
+        # faster here than a hop to the thread pool (0.19 of bare) and than psycopg's
+        # asynchronous driver (0.10): docs/performance.md.
+        if _on_event_loop():
             yield Reader(self._loop_cursor(), self.engine.dialect)
             return
-        raw = self._current().raw_connection()
+        raw = self.engine.raw_connection()
         driver = raw.dbapi_connection
         try:
             driver.autocommit = True  # type: ignore[union-attr]
@@ -226,13 +217,6 @@ class Database:
         """Raise if the database cannot answer a trivial query."""
         with self.engine.connect() as conn:
             conn.execute(text("SELECT 1"))
-
-    async def dispose_async(self) -> None:
-        """Close the asynchronous driver's connections (from the event loop), then the rest."""
-        if self._async is not None:
-            await self._async.dispose()
-            self._async = None
-        self.dispose()
 
     def dispose(self) -> None:
         """Close every pooled connection and every thread's reader."""
