@@ -24,8 +24,8 @@ class Settings(BaseSettings):
     storage_url: str | None = None
     redis_url: str | None = None
     public_url: str | None = None
-    # PostgreSQL connections each worker keeps open (and up to three times as many more under
-    # load), for each of its two drivers (the event loop's asynchronous one, the threads').
+    # PostgreSQL connections each worker keeps open in its pool (and up to three times as many
+    # more under load); the event loop's thread keeps one more for its reads.
     database_pool_size: int = Field(default=10, ge=1, le=1000)
     rate_limit_per_minute: int = Field(default=300, ge=1)
     upload_max_size_mb: int = Field(
