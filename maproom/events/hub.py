@@ -37,6 +37,23 @@ RESYNC = "*"
 Fetch = Callable[[str, int], Awaitable[list[tuple[int, str, Any]]]]
 
 
+def on_loop(
+    loop: asyncio.AbstractEventLoop | None, handle: Callable[[frozenset[str]], None], topics: Any
+) -> None:
+    """Have `loop` call `handle(topics)` soon, from any thread (nothing once it is closed): a
+    call made on the loop itself need not wake it through its pipe."""
+    if loop is None or loop.is_closed():
+        return
+    try:
+        here = asyncio.get_running_loop() is loop
+    except RuntimeError:
+        here = False
+    if here:
+        loop.call_soon(handle, topics)
+    else:
+        loop.call_soon_threadsafe(handle, topics)
+
+
 def frame(event_id: int | None, kind: str, data: Any) -> bytes:
     """One server-sent event."""
     head = f"id: {event_id}\n" if event_id is not None else ""
@@ -104,17 +121,7 @@ class LiveHub:
 
     def heard(self, topics: frozenset[str]) -> None:
         """Commit listener: may be called from any thread."""
-        loop = self._loop
-        if loop is None or loop.is_closed():
-            return
-        try:
-            on_loop = asyncio.get_running_loop() is loop
-        except RuntimeError:
-            on_loop = False
-        if on_loop:  # a change made on the event loop: no need to wake it through its pipe
-            loop.call_soon(self._dispatch, topics)
-        else:
-            loop.call_soon_threadsafe(self._dispatch, topics)
+        on_loop(self._loop, self._dispatch, topics)
 
     @property
     def open_streams(self) -> int:

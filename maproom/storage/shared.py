@@ -32,7 +32,7 @@ import redis.asyncio as aioredis
 from redis.exceptions import RedisError
 
 from maproom.domain.ratelimit import WINDOW, MemoryRateLimiter, RateDecision, decide
-from maproom.events.hub import RESYNC
+from maproom.events.hub import RESYNC, on_loop
 
 log = logging.getLogger("maproom.shared")
 
@@ -90,17 +90,7 @@ class RedisBus:
 
     def publish(self, topics: frozenset[str]) -> None:
         """Commit listener (any thread): send these topics to the other workers."""
-        loop = self._loop
-        if loop is None or loop.is_closed():
-            return
-        try:
-            on_loop = asyncio.get_running_loop() is loop
-        except RuntimeError:
-            on_loop = False
-        if on_loop:
-            self._add(topics)
-        else:
-            loop.call_soon_threadsafe(self._add, topics)
+        on_loop(self._loop, self._add, topics)
 
     def _add(self, topics: frozenset[str]) -> None:
         self._pending |= topics
