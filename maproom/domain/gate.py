@@ -14,7 +14,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import and_, bindparam, select, update
+from sqlalchemy import and_, bindparam, select, text, update
+from sqlalchemy.dialects.postgresql import JSONB
 
 from maproom.domain.common import require_uuid, utcnow
 from maproom.domain.keys import Principal
@@ -42,6 +43,29 @@ LOG = Prepared(
         type=bindparam("type"),
         payload=bindparam("payload"),
         created_at=bindparam("created_at"),
+    )
+)
+
+# PostgreSQL: the version bump and the events it logs in one statement; as many rows inserted
+# as events given when the version matched, none when another change won the race.
+TOUCH_AND_LOG = Prepared(
+    text(
+        "WITH bumped AS (UPDATE projects SET title = :title, map_state = :map_state, "
+        "version = :version, updated_at = :updated_at WHERE id = :id AND version = :old "
+        "RETURNING id) "
+        "INSERT INTO events (project_id, type, payload, created_at) "
+        "SELECT bumped.id, e.type, e.payload, e.created_at FROM bumped, "
+        "ROWS FROM (jsonb_to_recordset(:events) "
+        "AS (type text, payload jsonb, created_at timestamptz)) WITH ORDINALITY AS e "
+        "ORDER BY e.ordinality"
+    ).bindparams(
+        bindparam("title", type_=projects.c.title.type),
+        bindparam("map_state", type_=projects.c.map_state.type),
+        bindparam("version", type_=projects.c.version.type),
+        bindparam("updated_at", type_=projects.c.updated_at.type),
+        bindparam("id", type_=projects.c.id.type),
+        bindparam("old", type_=projects.c.version.type),
+        bindparam("events", type_=JSONB()),
     )
 )
 
@@ -79,12 +103,19 @@ def log_event(tx: Writer, project_id: str, kind: str, payload: dict[str, Any]) -
 
 
 def touch(
-    tx: Writer, row: Any, *, event: tuple[str, dict[str, Any]] | None = None, **values: Any
+    tx: Writer,
+    row: Any,
+    *,
+    event: tuple[str, dict[str, Any]] | None = None,
+    events: list[tuple[str, dict[str, Any]]] | None = None,
+    **values: Any,
 ) -> Any:
-    """Write changes to a project (or none) as a new version; guards against a lost race.
+    """Write changes to a project (or none) as a new version, with the events that say what
+    changed (`event`, or several in order); guards against a lost race.
 
     Every change to what a project's body shows (its layers, its messages) must call this in
     the same transaction: reads cache those parts per version (`projects._committed_parts`).
+    On PostgreSQL the new version and the events are one statement (one round trip).
     """
     changed = {
         "title": values.pop("title", row.title),
@@ -94,8 +125,15 @@ def touch(
     }
     if values:
         raise TypeError(f"touch() cannot change {', '.join(values)}")
+    logged = [*(events or ()), *([event] if event is not None else [])]
+    if logged and tx.dialect.name == "postgresql":
+        rows = [{"type": k, "payload": p, "created_at": changed["updated_at"]} for k, p in logged]
+        if tx.run(TOUCH_AND_LOG, id=row.id, old=row.version, events=rows, **changed) != len(rows):
+            raise PreconditionFailed("The project changed while this request ran; try again")
+        tx.notify(f"project:{row.id}")
+        return row._replace(**changed)
     if not tx.run(TOUCH, id=row.id, old=row.version, **changed):
         raise PreconditionFailed("The project changed while this request ran; try again")
-    if event is not None:
-        log_event(tx, row.id, *event)
+    for kind, payload in logged:
+        log_event(tx, row.id, kind, payload)
     return row._replace(**changed)

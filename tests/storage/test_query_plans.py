@@ -25,6 +25,10 @@ WHOLE_TABLE = {
 }
 
 
+# Statements in one database's own SQL.
+ONLY_ON = {"maproom.domain.gate.TOUCH_AND_LOG": "postgresql"}
+
+
 def prepared_statements() -> dict[str, Prepared]:
     """Every `Prepared` statement the domain defines, by dotted name."""
     found: dict[str, Prepared] = {}
@@ -40,6 +44,8 @@ def _value(bind: BindParameter[Any]) -> Any:
     kind = bind.type.impl if isinstance(bind.type, TypeDecorator) else bind.type
     if isinstance(kind, Integer) or bind.key in ("limit", "offset"):
         return 10
+    if bind.key == "events":
+        return [{"type": "action", "payload": {}, "created_at": "2026-01-01T00:00:00Z"}]
     if isinstance(kind, Boolean):
         return True
     if isinstance(kind, DateTime):
@@ -90,6 +96,8 @@ def test_the_domain_defines_its_hot_statements() -> None:
 @pytest.mark.parametrize("name", sorted(set(prepared_statements()) - set(WHOLE_TABLE)))
 def test_statement_reads_through_an_index(name: str, settings: Any) -> None:
     db = Database(settings.resolved_database_url)
+    if ONLY_ON.get(name, db.engine.dialect.name) != db.engine.dialect.name:
+        pytest.skip(f"{name} is PostgreSQL's own SQL")
     try:
         migrate.upgrade(db)
         text = plan(db, prepared_statements()[name])

@@ -17,7 +17,7 @@ from typing import Any
 from maproom.domain import classification, files, layers, mapstate, styles
 from maproom.domain.actions import models as m
 from maproom.domain.actions.plan import Step
-from maproom.domain.gate import log_event, touch
+from maproom.domain.gate import touch
 from maproom.geo import camera
 from maproom.geo.fields import Profile
 from maproom.storage.db import Writer
@@ -78,21 +78,22 @@ def handles(*kinds: str) -> Callable[[Handler], Handler]:
 
 
 def apply(batch: Batch, steps: list[Step]) -> None:
-    """Apply every step in order, logging one `action` event each."""
+    """Apply every step in order; each makes one `action` event, logged by `finish`."""
     for step in steps:
         HANDLERS[step.kind](batch, step)
         event = step.event or step.action.payload()
         if step.layer_id is not None and "layer_id" in type(step.action).model_fields:
             event["layer_id"] = step.layer_id
         step.event = event
-        log_event(batch.tx, batch.project.id, "action", event)
 
 
 def finish(batch: Batch, **values: Any) -> Any:
-    """Record the batch as one new project version (with any other project `values`)."""
+    """Record the batch as one new project version (with any other project `values`) and its
+    `action` events, in order."""
     if batch.view != batch.project.map_state:
         values["map_state"] = batch.view
-    return touch(batch.tx, batch.project, **values)
+    events = [("action", step.event) for step in batch.steps if step.event is not None]
+    return touch(batch.tx, batch.project, events=events, **values)
 
 
 # --- camera ------------------------------------------------------------------------------------
