@@ -78,9 +78,10 @@ async def dispatch(id: str, request: Request) -> dict:
     db.execute("COMMIT")
     return {"ok": True, "dispatched": 1, "layers": []}
 """
-# The PostgreSQL write peer: the statements maproom's action path runs, by hand, on psycopg's
+# The PostgreSQL write peer: the work of maproom's action path, by hand, on psycopg's
 # asynchronous connections (ten, as maproom's pool): lock the project row, append the event,
-# bump the version, in one transaction.
+# bump the version, in one transaction of five round trips (maproom makes the last two one
+# statement: four).
 BARE_PG_WRITE_APP = """
 import asyncio, contextlib, json, os
 import psycopg
