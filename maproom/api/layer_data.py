@@ -17,12 +17,12 @@ TileFormat = Literal["pbf", "png", "webp"]
 TILE_HEADERS = {"Cache-Control": "private, max-age=86400"}
 
 
-def geojson_response(services: Services, row: Any) -> Response:
+async def geojson_response(services: Services, row: Any) -> Response:
     """The layer's features as one GeoJSON FeatureCollection, streamed from the blob store."""
     if row.layer_type != "geojson":
         raise NotFound("Only GeoJSON layers have a GeoJSON document; use the tile URL")
     blobs = services.blobs
-    size = blobs.size(row.data_key)
+    size = await anyio.to_thread.run_sync(blobs.size, row.data_key)  # S3: a HEAD request
     return StreamingResponse(
         blobs.read_range(row.data_key, 0, size - 1),
         media_type="application/geo+json",

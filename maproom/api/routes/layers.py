@@ -145,7 +145,7 @@ async def layer_data(id: str, layerId: str, request: Request) -> Response:
     """The layer's features as one GeoJSON FeatureCollection (streamed)."""
     caller = Caller.of(request)
     row = await caller.read(layers.data_of, project_id=id, layer_id=layerId)
-    return geojson_response(caller.services, row)
+    return await geojson_response(caller.services, row)
 
 
 @router.get(

@@ -109,7 +109,7 @@ for _prefix in PAGE_KINDS:
             link = await _link(request, prefix, token)
             services = _services(request)
             row = await anyio.to_thread.run_sync(links.layer_row, services.db, link, layerId)
-            return geojson_response(services, row)
+            return await geojson_response(services, row)
 
         @router.get(f"/{prefix}/{{token}}/layers/{{layerId}}/tiles/{{z}}/{{x}}/{{y}}.{{fmt}}")
         async def layer_tile(
