@@ -95,7 +95,12 @@ def make_csv(path: Path, rows: int) -> None:
     rng = np.random.default_rng(42)
     lats = rng.uniform(-60, 70, rows)
     lons = rng.uniform(-180, 180, rows)
-    values = rng.normal(100, 25, rows)
+    write_points(path, lats, lons, rng.normal(100, 25, rows))
+
+
+def write_points(path: Path, lats: np.ndarray, lons: np.ndarray, values: np.ndarray) -> None:
+    """The points as `id,lat,lon,name,value,category` rows, 100,000 at a time."""
+    rows = len(lats)
     with path.open("w", encoding="utf-8") as out:
         out.write("id,lat,lon,name,value,category\n")
         for start in range(0, rows, 100_000):

@@ -44,9 +44,7 @@ import orjson
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from harness import PeakGrowth, maproom, maproom_env, serving_pid
-from ingest import OGR_OPTIONS, peer
-
-KINDS = ("school", "clinic", "market", "park", "depot")
+from ingest import OGR_OPTIONS, peer, write_points
 
 
 def make_points(path: Path, rows: int) -> np.ndarray:
@@ -55,14 +53,7 @@ def make_points(path: Path, rows: int) -> np.ndarray:
     lats, lons = rng.uniform(-60, 70, rows), rng.uniform(-180, 180, rows)
     city = rows // 5
     lats[:city], lons[:city] = rng.normal(48.85, 0.08, city), rng.normal(2.35, 0.12, city)
-    values = rng.normal(100, 25, rows)
-    with path.open("w", encoding="utf-8") as out:
-        out.write("id,lat,lon,name,value,category\n")
-        for start in range(0, rows, 100_000):
-            out.writelines(
-                f"{i},{lats[i]:.6f},{lons[i]:.6f},site {i},{values[i]:.2f},{KINDS[i % 5]}\n"
-                for i in range(start, min(rows, start + 100_000))
-            )
+    write_points(path, lats, lons, rng.normal(100, 25, rows))
     return np.column_stack([lons, lats])
 
 

@@ -53,8 +53,8 @@ class Settings(BaseSettings):
     # With s3:// storage: how much of the local copies (kept for readers that need a file, such
     # as COG tiles) each process keeps.
     blob_cache_mb: int = Field(default=1024, ge=16)
-    # Set by `maproom serve --workers N` for its children: per-process caches that cannot be
-    # invalidated across processes (the API-key cache) switch off when more than one runs.
+    # Set by `maproom serve --workers N` for its children (which needs MAPROOM_REDIS_URL): the
+    # API-key cache then lives only while the Redis bus can invalidate it.
     workers: int = Field(default=1, ge=1)
 
     @field_validator("public_url")
