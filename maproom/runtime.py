@@ -6,10 +6,11 @@ import functools
 from dataclasses import dataclass
 from typing import Any
 
-from maproom.domain import links, usage
+from maproom.domain import links, projects, usage
 from maproom.domain.chat.builtin import BuiltinAgent
 from maproom.domain.chat.llm import LLMAgent
 from maproom.domain.chat.turn import Agent
+from maproom.domain.heard import HeardCache
 from maproom.domain.keys import Authenticator
 from maproom.domain.ratelimit import MemoryRateLimiter, RateLimiter
 from maproom.domain.tiles import TileCache
@@ -37,6 +38,7 @@ class Services:
     tiles: TileCache
     hub: LiveHub
     agent: Agent
+    bodies: HeardCache[projects.Encoded]  # project bodies as JSON, on while every change is heard
 
     bus: RedisBus | None = None  # several workers: what they share goes through Redis
 
@@ -47,11 +49,13 @@ class Services:
         db = Database(settings.resolved_database_url, settings.database_pool_size)
         blobs = open_store(settings.resolved_storage_url, settings.blob_cache_mb * MB)
         shared = settings.redis_url
+        # One process on its own hears every change; with Redis the caches are on while the bus
+        # is subscribed (`HeardCache.share`).
+        alone = settings.workers == 1 and not shared
         services = cls(
             settings=settings,
             db=db,
-            # With Redis the cache is on while the bus is subscribed (`Authenticator.share`).
-            authenticator=Authenticator(db, cache=settings.workers == 1 and not shared),
+            authenticator=Authenticator(db, cache=alone),
             limiter=_limiter(settings, settings.rate_limit_per_minute, "key"),
             public_limiter=_limiter(settings, settings.public_rate_limit_per_minute, "public"),
             meter=UsageMeter(),
@@ -59,6 +63,7 @@ class Services:
             tiles=TileCache(blobs, on_built=functools.partial(_count_tiles, db)),
             hub=_live_hub(db),
             agent=agent_for(settings),
+            bodies=projects.body_cache(enabled=alone, bound_bytes=settings.body_cache_mb * MB),
         )
         db.commit_listeners.append(services.heard)
         if shared:
@@ -71,14 +76,20 @@ class Services:
         """Topics of a committed change, made in this worker or (through the bus) another."""
         self.hub.heard(topics)
         if RESYNC in topics:
-            self.authenticator.share(self.bus is not None and self.bus.subscribed)
+            self._share(self.bus is not None and self.bus.subscribed)
         else:
             self.authenticator.heard(topics)
+            projects.forget(self.bodies, topics)
 
     def _bus_up(self, subscribed: bool) -> None:
-        self.authenticator.share(subscribed)
+        self._share(subscribed)
         if subscribed:  # commits of other workers may have gone unheard meanwhile
             self.hub.heard(frozenset({RESYNC}))
+
+    def _share(self, reachable: bool) -> None:
+        """The caches are right only while every worker's changes reach this one."""
+        self.authenticator.cache.share(reachable)
+        self.bodies.share(reachable)
 
     async def close(self) -> None:
         """Close the connections to what workers share."""

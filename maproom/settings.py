@@ -53,8 +53,10 @@ class Settings(BaseSettings):
     # With s3:// storage: how much of the local copies (kept for readers that need a file, such
     # as COG tiles) each process keeps.
     blob_cache_mb: int = Field(default=1024, ge=16)
+    # Project bodies each process keeps as JSON for reads (kept right by the commits it hears).
+    body_cache_mb: int = Field(default=64, ge=0)
     # Set by `maproom serve --workers N` for its children (which needs MAPROOM_REDIS_URL): the
-    # API-key cache then lives only while the Redis bus can invalidate it.
+    # key and project caches then live only while the Redis bus can invalidate them.
     workers: int = Field(default=1, ge=1)
 
     @field_validator("public_url")

@@ -43,6 +43,7 @@ PROTECTED = f"{API_PREFIX}/"
 PUBLIC_PATHS = (f"{API_PREFIX}/openapi.json", f"{API_PREFIX}/docs")
 _REQUEST_ID = re.compile(r"^[A-Za-z0-9._:-]{1,128}$")
 KEPT_HEADERS = {b"content-type", b"etag", b"location"}
+_READ_ONLY = {"GET", "HEAD", "OPTIONS"}
 
 
 async def send_error(send: Send, error: MaproomError, extra: list[tuple[bytes, bytes]]) -> None:
@@ -73,6 +74,7 @@ class RequestContextMiddleware:
     def __init__(self, app: ASGIApp, services: Services) -> None:
         self.app = app
         self.allowed = services.settings.fetch_allowed
+        self.bus = services.bus
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -82,10 +84,15 @@ class RequestContextMiddleware:
         request_id = incoming if incoming and _REQUEST_ID.match(incoming) else os.urandom(16).hex()
         scope.setdefault("state", {})["request_id"] = request_id
         started = False
+        # Several workers: a change is answered once the others were sent what it changed
+        # (`RedisBus.sent`), so the caller's next request finds every worker told.
+        bus = self.bus if scope["method"] not in _READ_ONLY else None
 
         async def send_with_id(message: Message) -> None:
             nonlocal started
             if message["type"] == "http.response.start":
+                if bus is not None:
+                    await bus.sent()
                 started = True
                 message["headers"] = [
                     *message.get("headers", []),

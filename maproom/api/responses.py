@@ -17,12 +17,15 @@ def json_response(
     version: int | None = None,
     headers: dict[str, str] | None = None,
 ) -> Response:
-    """`body` as JSON; `version` becomes the ETag."""
+    """`body` as JSON (bytes: already encoded); `version` becomes the ETag."""
     all_headers = dict(headers or {})
     if version is not None:
         all_headers["ETag"] = etag(version)
     return Response(
-        orjson.dumps(body), status_code=status, media_type="application/json", headers=all_headers
+        body if isinstance(body, bytes) else orjson.dumps(body),
+        status_code=status,
+        media_type="application/json",
+        headers=all_headers,
     )
 
 

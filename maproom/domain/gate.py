@@ -114,7 +114,7 @@ def touch(
     changed (`event`, or several in order); guards against a lost race.
 
     Every change to what a project's body shows (its layers, its messages) must call this in
-    the same transaction: reads cache those parts per version (`projects._committed_parts`).
+    the same transaction: its `project:` topic drops the cached body (`projects.read_json`).
     On PostgreSQL the new version and the events are one statement (one round trip).
     """
     changed = {
@@ -134,6 +134,7 @@ def touch(
         return row._replace(**changed)
     if not tx.run(TOUCH, id=row.id, old=row.version, **changed):
         raise PreconditionFailed("The project changed while this request ran; try again")
+    tx.notify(f"project:{row.id}")  # even with no event: cached bodies are dropped by it
     for kind, payload in logged:
         log_event(tx, row.id, kind, payload)
     return row._replace(**changed)

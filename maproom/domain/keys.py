@@ -5,14 +5,13 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
-import threading
-import time
 from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import bindparam, select, update
 
 from maproom.domain.common import iso, new_id, parse_uuid, utcnow
+from maproom.domain.heard import HeardCache
 from maproom.errors import BadRequest, Forbidden, NotFound
 from maproom.storage.db import Database, Prepared, Writer
 from maproom.storage.models import accounts, api_keys
@@ -246,42 +245,30 @@ class Authenticator:
     """Turns a bearer token into a Principal.
 
     Lookups hit the database by key prefix and compare hashes in constant time. Results are
-    cached per process for `ttl` seconds when `cache` is on, which is only the case when every
-    revocation can reach the cache: one worker process, or several subscribed to the shared bus
-    (`share`). A revocation's commit names `key-gone:{id}`, and `heard` drops the key at once.
+    cached per process for `ttl` seconds when `cache` is on (`maproom.domain.heard`: one worker
+    process, or several while the shared bus is subscribed). A revocation's commit names
+    `key-gone:{id}`, and `heard` drops the key at once.
     """
 
     def __init__(self, db: Database, *, cache: bool, ttl: float = 60.0) -> None:
         self.db = db
-        self.cache_enabled = cache
-        self.ttl = ttl
-        self._cache: dict[str, tuple[float, Principal]] = {}
-        self._lock = threading.Lock()
-        self._generation = 0  # bumped by every revocation; a lookup that spans one is not cached
+        self.cache: HeardCache[Principal] = HeardCache(enabled=cache, bound=10_000, ttl=ttl)
 
     def cached(self, digest: str) -> Principal | None:
         """The cached principal for a key hash, if fresh."""
-        hit = self._cache.get(digest)
-        if hit is None or hit[0] < time.monotonic():
-            return None
-        return hit[1]
+        return self.cache.get(digest)
 
     def lookup(self, token: str, digest: str) -> Principal | None:
         """The principal of an active key, from the database (blocking)."""
-        generation = self._generation
+        generation = self.cache.generation
         with self.db.reader() as tx:
             rows = tx.all(ACTIVE_BY_PREFIX, prefix=token[:PREFIX_LENGTH])
         found = None
         for row in rows:
             if hmac.compare_digest(row.key_hash, digest):
                 found = Principal(row.account_id, row.id, tuple(row.scopes))
-        if found is not None and self.cache_enabled:
-            with self._lock:
-                if generation != self._generation:
-                    return found
-                if len(self._cache) > 10_000:
-                    self._cache.clear()
-                self._cache[digest] = (time.monotonic() + self.ttl, found)
+        if found is not None:
+            self.cache.put(digest, found, generation)
         return found
 
     def heard(self, topics: frozenset[str]) -> None:
@@ -290,18 +277,6 @@ class Authenticator:
             if topic.startswith("key-gone:"):
                 self.forget(topic[9:])
 
-    def share(self, reachable: bool) -> None:
-        """Several workers: cache only while revocations can reach this process (the shared
-        bus is subscribed); the cache starts empty each time."""
-        with self._lock:
-            self._generation += 1
-            self._cache.clear()
-            self.cache_enabled = reachable
-
     def forget(self, key_id: str) -> None:
         """Drop a key from the cache (after it is revoked)."""
-        with self._lock:
-            self._generation += 1
-            for digest, (_, principal) in list(self._cache.items()):
-                if principal.key_id == key_id:
-                    del self._cache[digest]
+        self.cache.drop(where=lambda principal: principal.key_id == key_id)

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
+import orjson
 from sqlalchemy import and_, bindparam, delete, func, or_, select
 
 from maproom.domain import files, layers, mapstate
@@ -17,6 +19,7 @@ from maproom.domain.common import (
     utcnow,
 )
 from maproom.domain.gate import PROJECT_BY_ID, Versioned, get_or_raise
+from maproom.domain.heard import HeardCache
 from maproom.domain.keys import Principal
 from maproom.storage.blobs import BlobStore
 from maproom.storage.db import Database, Prepared, Tx, Writer
@@ -67,27 +70,7 @@ def _messages(tx: Tx, project_id: str) -> list[dict[str, Any]]:
     return [store.record(m) for m in tx.all(MESSAGES, id=project_id)]
 
 
-# A project's layers and messages at a committed version never change: every change to them
-# bumps the project's version (`gate.touch`). So reads keep them per (project, version), and
-# a project GET costs one query instead of three. Only read snapshots fill this (a write's
-# uncommitted version could still roll back); it is per process and correct across processes,
-# since the version is always read fresh. Cleared whole when it grows past its bound.
-_PARTS: dict[tuple[str, int], tuple[list[dict[str, Any]], list[dict[str, Any]]]] = {}
-_PARTS_BOUND = 4096
-
-
-def _committed_parts(tx: Tx, row: Any) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
-    key = (row.id, row.version)
-    parts = _PARTS.get(key)
-    if parts is None:
-        if len(_PARTS) >= _PARTS_BOUND:
-            _PARTS.clear()
-        parts = _PARTS[key] = (layers.items(tx, row.id), _messages(tx, row.id))
-    return parts
-
-
-def _full(tx: Tx, row: Any, parts: tuple[list[Any], list[Any]] | None = None) -> dict[str, Any]:
-    layer_items, message_items = parts or (layers.items(tx, row.id), _messages(tx, row.id))
+def _full(tx: Tx, row: Any) -> dict[str, Any]:
     return {
         "id": row.id,
         "title": row.title,
@@ -97,8 +80,8 @@ def _full(tx: Tx, row: Any, parts: tuple[list[Any], list[Any]] | None = None) ->
         "forkedFromSessionId": row.forked_from_id,
         "isFork": row.forked_from_id is not None,
         "sharedByUser": row.shared_by,
-        "layers": layer_items,
-        "messages": message_items,
+        "layers": layers.items(tx, row.id),
+        "messages": _messages(tx, row.id),
     }
 
 
@@ -154,7 +137,45 @@ def read(db: Database, *, principal: Principal, project_id: str) -> Versioned:
     """The whole project (spec 2.1)."""
     with db.reader() as tx:
         row = get_or_raise(tx, principal=principal, project_id=project_id)
-        return Versioned(_full(tx, row, _committed_parts(tx, row)), row.version)
+        return Versioned(_full(tx, row), row.version)
+
+
+@dataclass(frozen=True, slots=True)
+class Encoded:
+    """A project's body as JSON, the version its ETag names, and whose it is."""
+
+    account_id: str
+    json: bytes
+    version: int
+
+
+def body_cache(*, enabled: bool, bound_bytes: int) -> HeardCache[Encoded]:
+    """Bodies of recently read projects, kept right by `project:` and `gone:` topics
+    (`forget`): every change to what a body shows bumps the project's version and names its
+    topic (`gate.touch`), and a delete names `gone:`."""
+    return HeardCache(enabled=enabled, bound=bound_bytes, weigh=lambda e: len(e.json))
+
+
+def read_json(
+    db: Database, *, principal: Principal, project_id: str, bodies: HeardCache[Encoded]
+) -> Encoded:
+    """`read`, encoded, from `bodies` when it holds the project: a hot project costs no query.
+    Another account's project is NotFound, cached or not."""
+    hit = bodies.get(project_id)
+    if hit is not None and hit.account_id == principal.account_id:
+        return hit
+    generation = bodies.generation
+    found = read(db, principal=principal, project_id=project_id)
+    encoded = Encoded(principal.account_id, orjson.dumps(found.body), found.version)
+    bodies.put(found.body["id"], encoded, generation)
+    return encoded
+
+
+def forget(bodies: HeardCache[Encoded], topics: frozenset[str]) -> None:
+    """Commit listener: drop the bodies of the projects a commit changed or deleted."""
+    changed = [t.partition(":")[2] for t in topics if t.startswith(("project:", "gone:"))]
+    if changed:
+        bodies.drop(changed)
 
 
 def list_for_account(

@@ -20,6 +20,7 @@ committed meanwhile is missed. A topic that could not be published is kept and s
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import logging
 import time
@@ -84,6 +85,9 @@ class RedisBus:
         self._heard = heard  # topics committed by another worker
         self._connected = connected  # the subscription came up (True) or went down (False)
         self._pending: set[str] = set()
+        self._added = 0  # batches of topics handed to the bus so far
+        self._settled = 0  # of those, the batches published (or given up while Redis is away)
+        self._settle: asyncio.Event | None = None  # set (and replaced) when `_settled` grows
         self._wake: asyncio.Event | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
         self.subscribed = False
@@ -92,7 +96,30 @@ class RedisBus:
         """Commit listener (any thread): send these topics to the other workers."""
         on_loop(self._loop, self._add, topics)
 
+    async def sent(self, timeout: float = TIMEOUT_SECONDS) -> None:
+        """Return once every topic handed to the bus so far has been published (or could not
+        be, Redis being away): a change's answer then reaches its client only after the other
+        workers' subscriptions were sent its topics, so the client's next request, on any
+        worker, finds their caches already told."""
+        if not self.subscribed:  # Redis is away: the others resync when it is back
+            return
+        target = self._added
+        deadline = asyncio.get_running_loop().time() + timeout
+        while self._settled < target and self._settle is not None:
+            remaining = deadline - asyncio.get_running_loop().time()
+            if remaining <= 0:
+                return
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._settle.wait(), remaining)
+
+    def _settled_up_to(self, batch: int) -> None:
+        self._settled = max(self._settled, batch)
+        if self._settle is not None:
+            self._settle.set()
+            self._settle = asyncio.Event()
+
     def _add(self, topics: frozenset[str]) -> None:
+        self._added += 1
         self._pending |= topics
         if len(self._pending) > MAX_PENDING:
             self._pending = {RESYNC}
@@ -103,6 +130,7 @@ class RedisBus:
         """Publish and listen until cancelled (a task of the app's lifespan)."""
         self._loop = asyncio.get_running_loop()
         self._wake = asyncio.Event()
+        self._settle = asyncio.Event()
         async with asyncio.TaskGroup() as tasks:
             tasks.create_task(self._publishing())
             tasks.create_task(self._listening())
@@ -115,15 +143,20 @@ class RedisBus:
                 await self._wake.wait()
                 self._wake.clear()
                 topics, self._pending = self._pending, set()
+                batch = self._added
                 if not topics:
+                    self._settled_up_to(batch)
                     continue
                 message = orjson.dumps({"origin": self.origin, "topics": sorted(topics)})
                 try:
                     await client.publish(self.channel, message)
                 except (RedisError, OSError) as exc:
                     log.warning("could not publish to Redis (%s); will retry", exc)
+                    self._settled_up_to(batch)  # no answer waits through an outage
                     self._add(frozenset(topics))
                     await asyncio.sleep(RETRY_SECONDS)
+                else:
+                    self._settled_up_to(batch)
         finally:
             await client.aclose()
 

@@ -14,7 +14,7 @@ from sqlalchemy import func, select
 
 from maproom.domain.common import new_id, utcnow
 from maproom.storage.models import messages
-from tests.support import assert_error, create_project, detail_paths
+from tests.support import OTHER, assert_error, create_project, detail_paths, http_client
 
 pytestmark = pytest.mark.anyio
 
@@ -278,3 +278,30 @@ async def test_concurrent_patches_without_if_match_all_apply(api: httpx.AsyncCli
     assert statuses == [200, 200, 200]
     state = (await api.get(url)).json()["mapState"]
     assert {name: state[name] for name in fields} == fields
+
+
+async def test_a_read_project_follows_every_change(
+    app: FastAPI, api: httpx.AsyncClient, make_key: Any
+) -> None:
+    """Project bodies are kept in memory between reads; what a change or a delete does is
+    seen by the very next read, and a kept body is never another account's."""
+    project = (await create_project(api, title="Kept"))["id"]
+    path = f"/api/v1/sessions/{project}"
+    first = await api.get(path)
+    assert (await api.get(path)).json() == first.json()  # the second read comes from memory
+    assert app.state.services.bodies.get(project) is not None
+
+    async with http_client(app, make_key(email=OTHER)) as intruder:
+        assert_error(await intruder.get(path), 404, "not_found")
+
+    fly = {"type": "fly_to", "center": [2.35, 48.85], "zoom": 9}
+    assert (await api.post(f"{path}/map/actions", json={"actions": [fly]})).status_code == 200
+    moved = await api.get(path)
+    assert moved.json()["mapState"]["center"] == [2.35, 48.85]
+    assert moved.headers["ETag"] != first.headers["ETag"]
+
+    await api.post(f"{path}/chat", json={"message": "hello"})
+    assert [m["role"] for m in (await api.get(path)).json()["messages"]][:1] == ["user"]
+
+    assert (await api.delete(path)).status_code == 200
+    assert_error(await api.get(path), 404, "not_found")

@@ -11,6 +11,7 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
+import anyio
 import httpx
 import pytest
 
@@ -49,6 +50,16 @@ def redis_server(port: int) -> Iterator[subprocess.Popen[bytes]]:
         process.wait(timeout=30)
 
 
+async def zoom_seen(client: httpx.AsyncClient, path: str, zoom: int, within: float) -> bool:
+    """Whether reads of the project show `zoom` before `within` seconds pass."""
+    deadline = time.monotonic() + within
+    while time.monotonic() < deadline:
+        if (await client.get(path)).json()["mapState"]["zoom"] == zoom:
+            return True
+        await anyio.sleep(0.02)  # polling for the change to be seen
+    return False
+
+
 async def test_workers_ride_out_a_redis_outage(tmp_path: Path) -> None:
     redis_url()  # CI sets MAPROOM_TEST_REDIS_URL: this test then runs (its Redis is its own)
     port = free_port()
@@ -75,10 +86,14 @@ async def test_workers_ride_out_a_redis_outage(tmp_path: Path) -> None:
                 await on_a.post(actions, json={"actions": [{**fly, "zoom": 3}]})
                 assert (await events.next(timeout=1.0))["data"]["zoom"] == 3
 
+                project_on_b = f"/api/v1/sessions/{project}"
+                assert (await on_b.get(project_on_b)).json()["mapState"]["zoom"] == 3  # kept
                 first.terminate()  # Redis goes away
                 first.wait(timeout=30)
                 during = await on_a.post(actions, json={"actions": [{**fly, "zoom": 4}]})
                 assert during.status_code == 200, during.text
+                # B stops keeping bodies once it notices the bus is gone (within moments).
+                assert await zoom_seen(on_b, project_on_b, 4, within=2.0)
                 for client in (on_a, on_b):  # limits fall back to each worker's own
                     answer = await client.get("/api/v1/verify")
                     assert answer.status_code == 200

@@ -84,7 +84,9 @@ async def test_two_workers_behave_as_one(
         for worker in (a, b):
             assert not (worker.data_dir / "files").exists()
 
-        # An action on A reaches a live stream on B within a second.
+        # An action on A reaches a live stream on B within a second; B's next read of the
+        # project (which B keeps in memory from the read just before) shows it.
+        assert (await on_b.get(sessions)).json()["mapState"]["zoom"] != 9
         live = (await on_a.post(f"{sessions}/live-view-url")).json()["liveViewUrl"]
         on_b_live = live.replace(a.base, b.base)
         async with stream(viewer, f"{on_b_live}/events") as events:
@@ -97,6 +99,9 @@ async def test_two_workers_behave_as_one(
             arrived = await events.next(timeout=1.0)
             assert arrived["event"] == "action" and arrived["data"]["type"] == "fly_to"
             assert time.monotonic() - sent < 1.0
+            read_on_b = await on_b.get(sessions)
+            assert read_on_b.json()["mapState"]["zoom"] == 9
+            assert read_on_b.headers["ETag"] == (await on_a.get(sessions)).headers["ETag"]
 
         # A key revoked on A is refused by B on the next request (B had it cached).
         second = cli_key(env, tmp_path / "a", "owner@example.com")

@@ -59,8 +59,8 @@ async def create_project(
 async def get_project(id: str, request: Request) -> Response:
     """The whole project, with an ETag for `If-Match`."""
     caller = Caller.of(request)
-    found = await caller.read(projects.read, project_id=id)
-    return json_response(found.body, version=found.version)
+    found = await caller.read(projects.read_json, project_id=id, bodies=caller.services.bodies)
+    return json_response(found.json, version=found.version)
 
 
 @router.patch("/{id}", response_model=ProjectPatched, summary="Partially update a project")
