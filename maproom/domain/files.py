@@ -39,6 +39,7 @@ from maproom.storage.blobs import BlobStore
 from maproom.storage.db import Database, Prepared, Tx, Writer
 from maproom.storage.models import files
 from maproom.storage.models import layers as layer_table
+from maproom.storage.models import view_links
 
 CONTENT_TYPES = {
     "geojson": "application/geo+json",
@@ -313,6 +314,7 @@ def remove(
         gone = _layer_ids_by_file(tx, project.id).get(row.id, [])
         tx.execute(delete(layer_table).where(layer_table.c.file_id == row.id))
         tx.execute(delete(files).where(files.c.id == row.id))
+        tx.execute(delete(view_links).where(view_links.c.file_id == row.id))  # report links
         touch(tx, project, event=("file", {"op": "removed", "file_id": row.id, "layer_ids": gone}))
     blobs.delete_prefix(f"p/{project.id}/{row.id}")
 

@@ -21,10 +21,10 @@ from maproom.domain.common import iso, new_id, require_uuid, utcnow
 from maproom.domain.gate import PROJECT_BY_ID, get_or_raise
 from maproom.domain.keys import Principal
 from maproom.errors import NotFound
-from maproom.storage.db import Database, Prepared, Tx
+from maproom.storage.db import Database, Prepared, Tx, Writer
 from maproom.storage.models import events, view_links
 
-KINDS = {"live": "/live", "static": "/embed"}
+KINDS = {"live": "/live", "static": "/embed", "report": "/r"}
 BY_TOKEN = Prepared(select(view_links).where(view_links.c.token == bindparam("token")))
 OF_PROJECT = Prepared(
     select(view_links)
@@ -50,9 +50,11 @@ class Link:
     allowed_origins: tuple[str, ...] | None
     expires_at: datetime | None
 
+    file_id: str | None = None  # a report link's report
+
     @property
     def path(self) -> str:
-        """The page's path: `/live/{token}` or `/embed/{token}`."""
+        """The page's path: `/live/{token}`, `/embed/{token}` or `/r/{token}`."""
         return f"{KINDS[self.kind]}/{self.token}"
 
     def frame_ancestors(self) -> str:
@@ -62,7 +64,7 @@ class Link:
 
 def _link(row: Any) -> Link:
     origins = tuple(row.allowed_origins) if row.allowed_origins else None
-    return Link(row.id, row.project_id, row.kind, row.token, origins, row.expires_at)
+    return Link(row.id, row.project_id, row.kind, row.token, origins, row.expires_at, row.file_id)
 
 
 def record(row: Any, origin: str) -> dict[str, Any]:
@@ -88,28 +90,40 @@ def create(
     allowed_origins: list[str] | None,
 ) -> Link:
     """A new link to the caller's project (each call makes a new one)."""
-    now = utcnow()
     with db.write() as tx:
         project = get_or_raise(tx, principal=principal, project_id=project_id)
-        values = {
-            "id": new_id(),
-            "project_id": project.id,
-            "kind": kind,
-            "token": secrets.token_urlsafe(24),
-            "allowed_origins": allowed_origins or None,
-            "created_at": now,
-            "expires_at": now + timedelta(seconds=expires_in_seconds)
-            if expires_in_seconds
-            else None,
-        }
-        tx.execute(view_links.insert().values(**values))
+        return insert(tx, project.id, kind, expires_in_seconds, allowed_origins)
+
+
+def insert(
+    tx: Writer,
+    project_id: str,
+    kind: str,
+    expires_in_seconds: int | None = None,
+    allowed_origins: list[str] | None = None,
+    file_id: str | None = None,
+) -> Link:
+    """A new link row, in the caller's transaction (the project already checked)."""
+    now = utcnow()
+    values = {
+        "id": new_id(),
+        "project_id": project_id,
+        "kind": kind,
+        "token": secrets.token_urlsafe(24),
+        "allowed_origins": allowed_origins or None,
+        "created_at": now,
+        "expires_at": now + timedelta(seconds=expires_in_seconds) if expires_in_seconds else None,
+        "file_id": file_id,
+    }
+    tx.execute(view_links.insert().values(**values))
     return Link(
         values["id"],
-        project.id,
+        project_id,
         kind,
         values["token"],
         tuple(allowed_origins) if allowed_origins else None,
         values["expires_at"],
+        file_id,
     )
 
 

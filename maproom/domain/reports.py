@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from maproom.domain import files
+from maproom.domain import files, links
 from maproom.domain.common import iso, new_id, require_uuid
 from maproom.domain.gate import get_or_raise, touch
 from maproom.domain.keys import Principal
@@ -29,9 +29,10 @@ def save(
     project_id: str,
     title: str,
     html: str,
-    base: str,
+    origin: str,
 ) -> dict[str, Any]:
-    """Store the HTML as a project file and record a `file_generated` event with it."""
+    """Store the HTML as a project file, make its report link (`/r/{token}`, opened without a
+    key) and record a `file_generated` event with that link."""
     project_id = require_uuid(project_id, "Project")
     data = html.encode("utf-8")
     if len(data) > MAX_HTML_BYTES:
@@ -54,7 +55,8 @@ def save(
                 origin="report",
                 title=title,
             )
-            url = f"{base}/files/{file_id}/content"
+            link = links.insert(tx, project.id, "report", file_id=file_id)
+            url = f"{origin}{link.path}"
             event = {
                 "file_id": file_id,
                 "file_name": row.file_name,
@@ -84,3 +86,14 @@ def metadata(db: Database, *, principal: Principal, project_id: str, file_id: st
             "createdAt": iso(row.created_at),
         }
     }
+
+
+def opened(db: Database, token: str) -> files.Content:
+    """The report behind a report link (`/r/{token}`); NotFound once the link is revoked or
+    expired, or the report or its project is deleted."""
+    link = links.resolve(db, token, "report")
+    with db.reader() as tx:
+        row = tx.one(files.FILE, id=link.file_id, project_id=link.project_id)
+    if row is None:
+        raise NotFound("This report does not exist")
+    return files.Content(row.blob_key, row.file_size, row.content_type, row.file_name, "html")

@@ -265,14 +265,17 @@ view_links = Table(
     metadata,
     _id(),
     _owner("projects", "project_id"),
-    Column("kind", String(8), nullable=False),  # "live" or "static"
+    Column("kind", String(8), nullable=False),  # "live", "static" or "report"
     # The unguessable part of the page URL (192 random bits). Kept as is, not hashed: the
     # link listing shows each link's URL, and a link grants read-only viewing of one project.
     Column("token", String(64), nullable=False, unique=True),
     Column("allowed_origins", JSONType),
     Column("created_at", UTCDateTime(), nullable=False),
     Column("expires_at", UTCDateTime()),
+    # A report link's report (a project file); deleted with the file (`files.remove`).
+    Column("file_id", String(36)),
     Index(None, "project_id"),
+    Index(None, "file_id"),
 )
 
 # Running `maproom serve` processes that share nothing but the database (no MAPROOM_REDIS_URL):

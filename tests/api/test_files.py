@@ -305,12 +305,45 @@ async def test_reports_are_saved_and_sandboxed(app: FastAPI, api: httpx.AsyncCli
     meta = (await api.get(f"/api/v1/sessions/{project}/reports/{body['file_id']}")).json()
     assert meta["data"]["fileType"] == "html"
     assert meta["data"]["fileSize"] == len(html.encode())
-    content = await api.get(body["url"].removeprefix("http://testserver"))
-    assert content.text == html
-    assert content.headers["content-security-policy"] == "sandbox"
-    with app.state.services.db.reader() as tx:
-        rows = tx.all(Prepared(select(events.c.type, events.c.payload)))
-    assert [(r.type, r.payload["file_id"]) for r in rows] == [("file_generated", body["file_id"])]
+    link = body["url"].removeprefix("http://testserver")
+    assert link.startswith("/r/") and len(link) >= len("/r/") + 22  # 128 random bits or more
+    async with httpx.AsyncClient(  # a browser: no key
+        transport=httpx.ASGITransport(app=app), base_url="http://testserver"
+    ) as browser:
+        content = await browser.get(link)
+        assert content.status_code == 200 and content.text == html
+        assert content.headers["content-type"].startswith("text/html")
+        assert content.headers["content-security-policy"] == "sandbox"
+        with app.state.services.db.reader() as tx:
+            rows = tx.all(Prepared(select(events.c.type, events.c.payload)))
+        assert [(r.type, r.payload["file_id"], r.payload["url"]) for r in rows] == [
+            ("file_generated", body["file_id"], body["url"])
+        ]
+        listed = (await api.get(f"/api/v1/sessions/{project}/view-links")).json()["data"]
+        assert [(x["kind"], x["url"]) for x in listed] == [("report", body["url"])]
+
+        # Revoked: 404 at once. A new report's link dies with its file, then its project.
+        assert (
+            await api.delete(f"/api/v1/sessions/{project}/view-links/{listed[0]['id']}")
+        ).status_code == 200
+        assert_error(await browser.get(link), 404, "not_found")
+        again = (
+            await api.post(f"/api/v1/sessions/{project}/reports", json={"title": "b", "html": html})
+        ).json()
+        second = again["url"].removeprefix("http://testserver")
+        assert (await browser.get(second)).status_code == 200
+        assert (
+            await api.delete(f"/api/v1/sessions/{project}/files/{again['file_id']}")
+        ).status_code == 200
+        assert_error(await browser.get(second), 404, "not_found")
+        assert (await api.get(f"/api/v1/sessions/{project}/view-links")).json()["data"] == []
+        third = (
+            await api.post(f"/api/v1/sessions/{project}/reports", json={"title": "c", "html": html})
+        ).json()
+        assert (await api.delete(f"/api/v1/sessions/{project}")).status_code == 200
+        assert_error(
+            await browser.get(third["url"].removeprefix("http://testserver")), 404, "not_found"
+        )
 
 
 async def test_report_over_two_megabytes_is_refused(app: FastAPI, api: httpx.AsyncClient) -> None:

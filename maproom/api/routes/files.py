@@ -10,7 +10,7 @@ from fastapi.responses import Response, StreamingResponse
 
 from maproom import geo
 from maproom.api import API_PREFIX
-from maproom.api.deps import Caller, ScopedRoute, project_url, requires
+from maproom.api.deps import Caller, ScopedRoute, project_url, public_origin, requires
 from maproom.api.responses import OK, json_response
 from maproom.api.schemas.common import Ok
 from maproom.api.schemas.data import (
@@ -170,7 +170,7 @@ async def save_report(id: str, body: ReportCreate, request: Request) -> Response
         project_id=id,
         title=body.title,
         html=body.html,
-        base=project_url(request, id),
+        origin=public_origin(request),
     )
     return json_response(saved, status=201)
 

@@ -9,6 +9,7 @@ and answers 404 as soon as the link is revoked, expires or loses its project:
     /{live|embed}/{token}/layers/{layerId}/data                 a layer's GeoJSON
     /{live|embed}/{token}/layers/{layerId}/tiles/{z}/{x}/{y}.{pbf|png|webp}
     /{live|embed}/{token}/countries/{code}.geojson              a country's shape (masks)
+    /r/{token}                        a saved report (HTML, sandboxed: no script, own origin)
 
 Pages may be framed by the link's allowed origins only (CSP `frame-ancestors`), and send no
 referrer, so the token does not leak to the tile and style servers a basemap uses.
@@ -30,7 +31,7 @@ from fastapi.responses import Response, StreamingResponse
 from maproom.api.deps import public_origin
 from maproom.api.layer_data import TileFormat, geojson_response, tile_response
 from maproom.api.responses import json_response
-from maproom.domain import links
+from maproom.domain import links, reports
 from maproom.domain.common import utcnow
 from maproom.domain.mapstate import country_shape
 from maproom.events.hub import frame
@@ -133,6 +134,24 @@ for _prefix in PAGE_KINDS:
             )
 
     _routes(_prefix)
+
+
+@router.get("/r/{token}")
+async def report(token: str, request: Request) -> Response:
+    """A saved report, opened without a key. `Content-Security-Policy: sandbox` gives the page
+    an origin of its own and no scripts, so its HTML cannot act on maproom's origin or on a
+    page that frames it."""
+    services = _services(request)
+    found = reports.opened(services.db, token)  # a read: inline
+    headers = {
+        "Content-Security-Policy": "sandbox",
+        "X-Content-Type-Options": "nosniff",
+        "Referrer-Policy": "no-referrer",
+        "Cache-Control": "no-store",
+        "Content-Length": str(found.size),
+    }
+    chunks = services.blobs.read_range(found.blob_key, 0, found.size - 1) if found.size else iter(())
+    return StreamingResponse(chunks, headers=headers, media_type="text/html; charset=utf-8")
 
 
 @router.get("/live/{token}/events")

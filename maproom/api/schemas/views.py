@@ -45,7 +45,7 @@ class ViewLink(BaseModel):
     """A view link as listed."""
 
     id: str
-    kind: Literal["live", "static"]
+    kind: Literal["live", "static", "report"]
     url: str
     createdAt: str
     expiresAt: str | None
