@@ -105,26 +105,28 @@ def insert(
 ) -> Link:
     """A new link row, in the caller's transaction (the project already checked)."""
     now = utcnow()
-    values = {
-        "id": new_id(),
-        "project_id": project_id,
-        "kind": kind,
-        "token": secrets.token_urlsafe(24),
-        "allowed_origins": allowed_origins or None,
-        "created_at": now,
-        "expires_at": now + timedelta(seconds=expires_in_seconds) if expires_in_seconds else None,
-        "file_id": file_id,
-    }
-    tx.execute(view_links.insert().values(**values))
-    return Link(
-        values["id"],
+    link = Link(
+        new_id(),
         project_id,
         kind,
-        values["token"],
+        secrets.token_urlsafe(24),
         tuple(allowed_origins) if allowed_origins else None,
-        values["expires_at"],
+        now + timedelta(seconds=expires_in_seconds) if expires_in_seconds else None,
         file_id,
     )
+    tx.execute(
+        view_links.insert().values(
+            id=link.id,
+            project_id=project_id,
+            kind=kind,
+            token=link.token,
+            allowed_origins=allowed_origins or None,
+            created_at=now,
+            expires_at=link.expires_at,
+            file_id=file_id,
+        )
+    )
+    return link
 
 
 def list_for_project(db: Database, *, principal: Principal, project_id: str) -> list[Any]:
