@@ -69,6 +69,8 @@ def tile(z: int, x: int, y: int) -> bytes:
         if local is not None and local.geom_type == "GeometryCollection":
             local = _polygonal(local)  # a clip can leave edges and points beside polygons
         if local is not None and not local.is_empty:
+            # half a screen pixel (tile units: EXTENT / 512 per pixel), whatever the band
+            local = shapely.simplify(local, EXTENT / TILE_PIXELS / 2, preserve_topology=True)
             features.append({"geometry": local, "properties": props[i]})
     encoded: bytes = mapbox_vector_tile.encode(
         [{"name": LAYER, "features": features}],
