@@ -174,7 +174,8 @@ async def test_title_follows_renames_and_report_links_open_sandboxed(
         assert await page.title() == "Cafés of Lisbon"
         await api.patch(f"/api/v1/sessions/{project}", json={"title": "Cafés & bars"})
         await until(page, "document.title === 'Cafés & bars'")
-        assert (await httpx.AsyncClient().get(f"{base}/favicon.ico")).status_code == 200
+        icon = await api.get(f"{base}/favicon.ico")
+        assert icon.status_code == 200 and icon.headers["content-type"] == "image/x-icon"
 
         # A report saved while the page is open: its notice links to /r/{token}, which opens
         # without a key; the report's script cannot touch the page that opened it.
