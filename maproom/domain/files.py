@@ -298,6 +298,11 @@ def content(db: Database, *, principal: Principal, project_id: str, file_id: str
         row = tx.one(FILE, id=require_uuid(file_id, "File"), project_id=project.id)
     if row is None:
         raise NotFound("File not found")
+    return content_of(row)
+
+
+def content_of(row: Any) -> Content:
+    """Where a file row's bytes are and how to send them."""
     return Content(row.blob_key, row.file_size, row.content_type, row.file_name, row.file_type)
 
 

@@ -96,4 +96,4 @@ def opened(db: Database, token: str) -> files.Content:
         row = tx.one(files.FILE, id=link.file_id, project_id=link.project_id)
     if row is None:
         raise NotFound("This report does not exist")
-    return files.Content(row.blob_key, row.file_size, row.content_type, row.file_name, "html")
+    return files.content_of(row)

