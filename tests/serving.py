@@ -21,15 +21,17 @@ def free_port() -> int:
 
 
 @contextlib.contextmanager
-def serving(app: Any, port: int | None = None) -> Iterator[str]:
-    """Serve `app` until the block ends; yields its base URL (`http://127.0.0.1:PORT`)."""
+def serving(app: Any, port: int | None = None, lifespan: str = "off") -> Iterator[str]:
+    """Serve `app` until the block ends; yields its base URL (`http://127.0.0.1:PORT`).
+    With `lifespan="on"` the server starts and stops the app itself (in its own thread's
+    event loop)."""
     port = port or free_port()
     server = uvicorn.Server(
-        uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", lifespan="off")
+        uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", lifespan=lifespan)
     )
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
-    deadline = time.monotonic() + 10
+    deadline = time.monotonic() + 30
     while not server.started:
         assert thread.is_alive() and time.monotonic() < deadline, "the test server did not start"
         time.sleep(0.01)

@@ -44,6 +44,7 @@ from maproom.domain.actions import models
 from maproom.domain.chat import tools
 from maproom.domain.chat.turn import Turn, bad_actions
 from maproom.errors import BadGateway, BadRequest, GatewayTimeout, MaproomError
+from maproom.retry import backoff_seconds
 
 SYSTEM = """You are the map assistant of maproom. You change the user's map only by calling the \
 tools, one tool per map action (several calls in one message are applied together, all or \
@@ -184,7 +185,7 @@ class LLMAgent:
             status = response.status_code
             if status == 429 or status >= 500:
                 await response.aread()
-                return None, status, _backoff(response, attempt)
+                return None, status, backoff_seconds(response.headers, attempt)
             if status >= 400:
                 text = (await response.aread()).decode(errors="replace")[:300]
                 raise BadGateway(
@@ -249,15 +250,6 @@ class LLMAgent:
             _tool_message(call.id, results.get(call.id, {"ok": True})) for call in calls
         )
         return view
-
-
-def _backoff(response: httpx.Response, attempt: int) -> float:
-    """Seconds to wait before retrying: `Retry-After` when given, else 0.5 s doubling, at most 8."""
-    retry_after = response.headers.get("retry-after", "")
-    try:
-        return max(0.0, min(float(retry_after), 30.0))
-    except ValueError:
-        return float(min(0.5 * 2 ** (attempt - 1), 8.0))
 
 
 async def _read_stream(response: httpx.Response, turn: Turn) -> Reply:

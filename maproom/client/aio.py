@@ -1,0 +1,240 @@
+"""The asynchronous Python client (`maproom.client.AsyncClient`): the same operations as
+`Client`, awaited. Uploads read the file in chunks on the event loop."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Callable
+from pathlib import Path
+from typing import IO, Any, TypeVar, Unpack
+
+import anyio
+import httpx
+from httpx_sse import EventSource, ServerSentEvent
+
+from maproom.api.schemas.actions import ActionsDispatched
+from maproom.api.schemas.chat import ChatAnswer
+from maproom.api.schemas.data import FileRecord, LayerDetail, LayerItem, ReportSaved, UploadResult
+from maproom.api.schemas.keys import Usage, Verification
+from maproom.api.schemas.projects import MapView, ProjectListItem, ProjectPatched, ProjectRead
+from maproom.api.schemas.views import ViewLink
+from maproom.client import core
+from maproom.client.events import (
+    ChatEvent,
+    LiveEvent,
+    Resumption,
+    chat_event,
+    dispatched,
+    required,
+)
+from maproom.client.uploads import Progress, opened
+
+T = TypeVar("T")
+
+
+class AsyncClient:
+    """A maproom service, over HTTP, for asyncio and trio code. See `Client`."""
+
+    def __init__(
+        self,
+        url: str | None = None,
+        key: str | None = None,
+        *,
+        transport: httpx.AsyncBaseTransport | None = None,
+        **patience: Unpack[core.Patience],
+    ) -> None:
+        self.policy = core.Policy.of(url, key, patience)
+        self._http = httpx.AsyncClient(transport=transport, **self.policy.client_options())
+
+    async def __aenter__(self) -> AsyncClient:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.aclose()
+
+    async def aclose(self) -> None:
+        await self._http.aclose()
+
+    async def call(self, call: core.Call[T]) -> T:
+        """Send `call`, retrying as the policy says, and read its answer."""
+        attempt = 0
+        while True:
+            attempt += 1
+            request = self.policy.request(self._http, call)
+            try:
+                response = await self._http.send(request)
+            except core.RETRIED_FAILURES as exc:
+                wait = self.policy.wait_after(call, attempt, None)
+                if wait < 0:
+                    raise core.ServiceUnreachable(f"{self.policy.url}: {exc}") from exc
+            else:
+                wait = self.policy.wait_after(call, attempt, response)
+                if wait < 0:
+                    return self.policy.read(call, response)
+            await anyio.sleep(wait)
+
+    async def _pages(self, page: Callable[[str | None], core.Call[Any]]) -> AsyncIterator[Any]:
+        cursor = None
+        while True:
+            answer = await self.call(page(cursor))
+            for item in answer.data:
+                yield item
+            cursor = answer.meta.nextCursor
+            if not cursor:
+                return
+
+    async def projects(self, page_size: int = 50) -> AsyncIterator[ProjectListItem]:
+        async for item in self._pages(lambda cursor: core.list_projects(page_size, cursor)):
+            yield item
+
+    async def create_project(
+        self, title: str | None = None, map_state: dict[str, Any] | None = None
+    ) -> ProjectRead:
+        return await self.call(core.create_project(title, map_state))
+
+    async def project(self, project_id: str) -> ProjectRead:
+        return await self.call(core.get_project(project_id))
+
+    async def update_project(
+        self, project_id: str, **changes: Unpack[core.ProjectChanges]
+    ) -> ProjectPatched:
+        return await self.call(core.update_project(project_id, changes))
+
+    async def delete_project(self, project_id: str) -> bool:
+        return await self.call(core.delete_project(project_id))
+
+    async def fork_project(self, project_id: str, title: str | None = None) -> ProjectRead:
+        return await self.call(core.fork_project(project_id, title))
+
+    async def map(self, project_id: str) -> MapView:
+        return await self.call(core.get_map(project_id))
+
+    async def layers(self, project_id: str) -> list[LayerItem]:
+        return (await self.call(core.list_layers(project_id))).data
+
+    async def layer(self, project_id: str, layer_id: str) -> LayerDetail:
+        return await self.call(core.get_layer(project_id, layer_id))
+
+    async def update_layer(
+        self, project_id: str, layer_id: str, **changes: Unpack[core.LayerChanges]
+    ) -> LayerDetail:
+        return await self.call(core.update_layer(project_id, layer_id, changes))
+
+    async def style_layer(
+        self, project_id: str, layer_id: str, style: dict[str, Any], if_match: str | None = None
+    ) -> dict[str, Any]:
+        return await self.call(core.style_layer(project_id, layer_id, style, if_match))
+
+    async def delete_layer(self, project_id: str, layer_id: str) -> bool:
+        return await self.call(core.delete_layer(project_id, layer_id))
+
+    async def reorder_layers(
+        self, project_id: str, order: list[str], if_match: str | None = None
+    ) -> list[LayerItem]:
+        return (await self.call(core.reorder_layers(project_id, order, if_match))).data
+
+    async def upload(
+        self,
+        project_id: str,
+        file: str | Path | IO[bytes],
+        *,
+        name: str | None = None,
+        file_name: str | None = None,
+        progress: Progress | None = None,
+    ) -> UploadResult:
+        with opened(file, file_name, progress) as (stream, call_name, seekable):
+            return await self.call(core.upload(project_id, call_name, stream, name, seekable))
+
+    async def files(self, project_id: str, page_size: int = 50) -> AsyncIterator[FileRecord]:
+        async for item in self._pages(lambda c: core.list_files(project_id, page_size, c)):
+            yield item
+
+    async def download(self, project_id: str, file_id: str, to: IO[bytes]) -> int:
+        written = 0
+        path = core.file_content_path(project_id, file_id)
+        async with self._http.stream("GET", path) as response:
+            await self._check(response)
+            async for chunk in response.aiter_bytes():
+                written += to.write(chunk)
+        return written
+
+    async def dispatch(self, project_id: str, actions: list[dict[str, Any]]) -> ActionsDispatched:
+        return await self.call(core.dispatch(project_id, actions))
+
+    async def chat(self, project_id: str, message: str) -> ChatAnswer:
+        return await self.call(core.chat(project_id, message))
+
+    async def answer(self, project_id: str, question_id: str, answer: str) -> ChatAnswer:
+        return await self.call(core.answer(project_id, question_id, answer))
+
+    async def chat_stream(self, project_id: str, message: str) -> AsyncIterator[ChatEvent]:
+        async for event in self._chat_events(core.chat_stream(project_id, message)):
+            yield event
+
+    async def answer_stream(
+        self, project_id: str, question_id: str, answer: str
+    ) -> AsyncIterator[ChatEvent]:
+        async for event in self._chat_events(core.answer_stream(project_id, question_id, answer)):
+            yield event
+
+    async def _chat_events(self, call: core.Call[Any]) -> AsyncIterator[ChatEvent]:
+        request = self.policy.request(self._http, call)
+        response = await self._http.send(request, stream=True)
+        try:
+            async for sse in self._sse(response):
+                yield chat_event(sse)
+        finally:
+            await response.aclose()
+
+    async def save_report(self, project_id: str, title: str, html: str) -> ReportSaved:
+        return await self.call(core.save_report(project_id, title, html))
+
+    async def live_view_url(self, project_id: str, **options: Unpack[core.ViewLinkOptions]) -> str:
+        return await self.call(core.live_view_url(project_id, options))
+
+    async def static_view_url(
+        self, project_id: str, **options: Unpack[core.ViewLinkOptions]
+    ) -> str:
+        return await self.call(core.static_view_url(project_id, options))
+
+    async def revoke_view_link(self, project_id: str, link_id: str) -> bool:
+        return await self.call(core.revoke_view_link(project_id, link_id))
+
+    async def view_links(self, project_id: str) -> list[ViewLink]:
+        return (await self.call(core.view_links(project_id))).data
+
+    async def events(
+        self,
+        project_id: str | None = None,
+        *,
+        live_view_url: str | None = None,
+        last_event_id: int | None = None,
+    ) -> AsyncIterator[LiveEvent]:
+        url = live_view_url or await self.live_view_url(required(project_id))
+        state = Resumption(url, last_event_id, self.policy.max_retries)
+        while True:
+            try:
+                async with self._http.stream(**state.request()) as response:
+                    async for sse in self._sse(response):
+                        yield state.seen(sse)
+                error = None
+            except httpx.TransportError as exc:
+                error = exc
+            await anyio.sleep(state.wait_after(error))
+
+    @staticmethod
+    async def _check(response: httpx.Response) -> None:
+        if response.status_code >= 400:
+            await response.aread()
+            raise core.ApiError.of(response)
+
+    async def _sse(self, response: httpx.Response) -> AsyncIterator[ServerSentEvent]:
+        await self._check(response)
+        async for sse in EventSource(response).aiter_sse():
+            if dispatched(sse):
+                yield sse
+
+    async def verify(self) -> Verification:
+        return await self.call(core.verify())
+
+    async def usage(self) -> Usage:
+        return await self.call(core.usage())

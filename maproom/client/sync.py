@@ -1,0 +1,257 @@
+"""The synchronous Python client (`maproom.client.Client`)."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import IO, Any, TypeVar, Unpack
+
+import httpx
+from httpx_sse import EventSource, ServerSentEvent
+
+from maproom.api.schemas.actions import ActionsDispatched
+from maproom.api.schemas.chat import ChatAnswer
+from maproom.api.schemas.data import FileRecord, LayerDetail, LayerItem, ReportSaved, UploadResult
+from maproom.api.schemas.keys import Usage, Verification
+from maproom.api.schemas.projects import MapView, ProjectListItem, ProjectPatched, ProjectRead
+from maproom.api.schemas.views import ViewLink
+from maproom.client import core
+from maproom.client.events import (
+    ChatEvent,
+    LiveEvent,
+    Resumption,
+    chat_event,
+    dispatched,
+    required,
+)
+from maproom.client.uploads import Progress, opened
+
+T = TypeVar("T")
+Page = TypeVar("Page")
+
+
+class Client:
+    """A maproom service, over HTTP.
+
+    `url` and `key` default to `MAPROOM_URL` (else `http://127.0.0.1:8000`) and `MAPROOM_KEY`.
+    Requests refused with 429 (after `Retry-After`), 502, 503 or 504, or cut off on the way,
+    are retried up to `max_retries` times with backoff; every POST carries an
+    `Idempotency-Key`, so a retried one is applied once. A refusal raises `core.ApiError` with the
+    envelope's `code`, `message` and `details`; a service that stays unreachable raises
+    `core.ServiceUnreachable`. Use it as a context manager, or call `close()`.
+    """
+
+    def __init__(
+        self,
+        url: str | None = None,
+        key: str | None = None,
+        *,
+        transport: httpx.BaseTransport | None = None,
+        **patience: Unpack[core.Patience],
+    ) -> None:
+        self.policy = core.Policy.of(url, key, patience)
+        self._http = httpx.Client(transport=transport, **self.policy.client_options())
+
+    def __enter__(self) -> Client:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        self._http.close()
+
+    def call(self, call: core.Call[T]) -> T:
+        """Send `call`, retrying as the policy says, and read its answer."""
+        attempt = 0
+        while True:
+            attempt += 1
+            request = self.policy.request(self._http, call)
+            try:
+                response = self._http.send(request)
+            except core.RETRIED_FAILURES as exc:
+                wait = self.policy.wait_after(call, attempt, None)
+                if wait < 0:
+                    raise core.ServiceUnreachable(f"{self.policy.url}: {exc}") from exc
+            else:
+                wait = self.policy.wait_after(call, attempt, response)
+                if wait < 0:
+                    return self.policy.read(call, response)
+            time.sleep(wait)
+
+    def _pages(self, page: Callable[[str | None], core.Call[Any]]) -> Iterator[Any]:
+        cursor = None
+        while True:
+            answer = self.call(page(cursor))
+            yield from answer.data
+            cursor = answer.meta.nextCursor
+            if not cursor:
+                return
+
+    # Projects
+
+    def projects(self, page_size: int = 50) -> Iterator[ProjectListItem]:
+        """Every project of the account, newest change first, fetched page by page."""
+        return self._pages(lambda cursor: core.list_projects(page_size, cursor))
+
+    def create_project(
+        self, title: str | None = None, map_state: dict[str, Any] | None = None
+    ) -> ProjectRead:
+        return self.call(core.create_project(title, map_state))
+
+    def project(self, project_id: str) -> ProjectRead:
+        return self.call(core.get_project(project_id))
+
+    def update_project(
+        self, project_id: str, **changes: Unpack[core.ProjectChanges]
+    ) -> ProjectPatched:
+        return self.call(core.update_project(project_id, changes))
+
+    def delete_project(self, project_id: str) -> bool:
+        return self.call(core.delete_project(project_id))
+
+    def fork_project(self, project_id: str, title: str | None = None) -> ProjectRead:
+        return self.call(core.fork_project(project_id, title))
+
+    def map(self, project_id: str) -> MapView:
+        """The map state and the layer details, top first: everything to draw the map."""
+        return self.call(core.get_map(project_id))
+
+    # Layers and files
+
+    def layers(self, project_id: str) -> list[LayerItem]:
+        return self.call(core.list_layers(project_id)).data
+
+    def layer(self, project_id: str, layer_id: str) -> LayerDetail:
+        return self.call(core.get_layer(project_id, layer_id))
+
+    def update_layer(
+        self, project_id: str, layer_id: str, **changes: Unpack[core.LayerChanges]
+    ) -> LayerDetail:
+        return self.call(core.update_layer(project_id, layer_id, changes))
+
+    def style_layer(
+        self, project_id: str, layer_id: str, style: dict[str, Any], if_match: str | None = None
+    ) -> dict[str, Any]:
+        """Merge `style` into the layer's style (classification included); the whole style."""
+        return self.call(core.style_layer(project_id, layer_id, style, if_match))
+
+    def delete_layer(self, project_id: str, layer_id: str) -> bool:
+        return self.call(core.delete_layer(project_id, layer_id))
+
+    def reorder_layers(
+        self, project_id: str, order: list[str], if_match: str | None = None
+    ) -> list[LayerItem]:
+        return self.call(core.reorder_layers(project_id, order, if_match)).data
+
+    def upload(
+        self,
+        project_id: str,
+        file: str | Path | IO[bytes],
+        *,
+        name: str | None = None,
+        file_name: str | None = None,
+        progress: Progress | None = None,
+    ) -> UploadResult:
+        """Upload a file (a path or a binary file object), streamed; `progress(sent, total)`
+        is called as the bytes go (`total` None when the size cannot be known)."""
+        with opened(file, file_name, progress) as (stream, call_name, seekable):
+            return self.call(core.upload(project_id, call_name, stream, name, seekable))
+
+    def files(self, project_id: str, page_size: int = 50) -> Iterator[FileRecord]:
+        return self._pages(lambda cursor: core.list_files(project_id, page_size, cursor))
+
+    def download(self, project_id: str, file_id: str, to: IO[bytes]) -> int:
+        """Write a stored file's bytes to `to`, streamed; the number of bytes."""
+        written = 0
+        with self._http.stream("GET", core.file_content_path(project_id, file_id)) as response:
+            self._check(response)
+            for chunk in response.iter_bytes():
+                written += to.write(chunk)
+        return written
+
+    # Map actions, chat, reports, views
+
+    def dispatch(self, project_id: str, actions: list[dict[str, Any]]) -> ActionsDispatched:
+        """Apply a batch of map actions, in order, all or nothing."""
+        return self.call(core.dispatch(project_id, actions))
+
+    def chat(self, project_id: str, message: str) -> ChatAnswer:
+        return self.call(core.chat(project_id, message))
+
+    def answer(self, project_id: str, question_id: str, answer: str) -> ChatAnswer:
+        """Answer the question a chat turn ended with; the turn goes on."""
+        return self.call(core.answer(project_id, question_id, answer))
+
+    def chat_stream(self, project_id: str, message: str) -> Iterator[ChatEvent]:
+        """A chat turn as it happens: `token`, `action`, `question`, then `done` or `error`."""
+        return self._chat_events(core.chat_stream(project_id, message))
+
+    def answer_stream(self, project_id: str, question_id: str, answer: str) -> Iterator[ChatEvent]:
+        return self._chat_events(core.answer_stream(project_id, question_id, answer))
+
+    def _chat_events(self, call: core.Call[Any]) -> Iterator[ChatEvent]:
+        request = self.policy.request(self._http, call)
+        response = self._http.send(request, stream=True)
+        try:
+            yield from map(chat_event, self._sse(response))
+        finally:
+            response.close()
+
+    def save_report(self, project_id: str, title: str, html: str) -> ReportSaved:
+        return self.call(core.save_report(project_id, title, html))
+
+    def live_view_url(self, project_id: str, **options: Unpack[core.ViewLinkOptions]) -> str:
+        return self.call(core.live_view_url(project_id, options))
+
+    def static_view_url(self, project_id: str, **options: Unpack[core.ViewLinkOptions]) -> str:
+        return self.call(core.static_view_url(project_id, options))
+
+    def view_links(self, project_id: str) -> list[ViewLink]:
+        return self.call(core.view_links(project_id)).data
+
+    def revoke_view_link(self, project_id: str, link_id: str) -> bool:
+        return self.call(core.revoke_view_link(project_id, link_id))
+
+    def events(
+        self,
+        project_id: str | None = None,
+        *,
+        live_view_url: str | None = None,
+        last_event_id: int | None = None,
+    ) -> Iterator[LiveEvent]:
+        """The project's live stream, resumed with `Last-Event-ID` whenever it drops.
+
+        Give the project (a live view link is made for it) or a `live_view_url`. With
+        `last_event_id`, the stream starts with what came after that event instead of a
+        `snapshot`."""
+        url = live_view_url or self.live_view_url(required(project_id))
+        state = Resumption(url, last_event_id, self.policy.max_retries)
+        while True:
+            try:
+                with self._http.stream(**state.request()) as response:
+                    yield from map(state.seen, self._sse(response))
+                error = None
+            except httpx.TransportError as exc:
+                error = exc
+            time.sleep(state.wait_after(error))
+
+    @staticmethod
+    def _check(response: httpx.Response) -> None:
+        """Raise the refusal of a streamed request."""
+        if response.status_code >= 400:
+            response.read()
+            raise core.ApiError.of(response)
+
+    def _sse(self, response: httpx.Response) -> Iterator[ServerSentEvent]:
+        self._check(response)
+        return filter(dispatched, EventSource(response).iter_sse())
+
+    # The account
+
+    def verify(self) -> Verification:
+        return self.call(core.verify())
+
+    def usage(self) -> Usage:
+        return self.call(core.usage())

@@ -1,0 +1,212 @@
+"""The Python client against a started service, over real HTTP."""
+
+from __future__ import annotations
+
+import io
+import json
+import queue
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from maproom.client import ApiError, AsyncClient, Client, LiveEvent, ServiceUnreachable
+from tests.clients.conftest import Service
+from tests.clients.wire import refusing_front, relay
+from tests.serving import free_port
+
+FLY_TO = {"type": "fly_to", "center": [2.35, 48.86], "zoom": 9}
+
+
+def test_projects_through_their_life_and_pages(service: Service) -> None:
+    with Client(service.url, service.key) as mr:
+        made = [mr.create_project(title=f"map {i}") for i in range(5)]
+        assert [p.title for p in made] == [f"map {i}" for i in range(5)]
+        listed = list(mr.projects(page_size=2))  # three pages
+        assert {p.id for p in listed} == {p.id for p in made}
+        assert len(listed) == 5
+
+        patched = mr.update_project(made[0].id, title="renamed", map_state={"zoom": 4})
+        assert (patched.title, patched.mapState.zoom) == ("renamed", 4)
+        assert mr.project(made[0].id).title == "renamed"
+        view = mr.map(made[0].id)
+        assert view.mapState.zoom == 4 and view.layers == []
+
+        assert mr.delete_project(made[1].id) is True
+        with pytest.raises(ApiError) as gone:
+            mr.project(made[1].id)
+        assert (gone.value.status, gone.value.code) == (404, "not_found")
+        assert gone.value.request_id
+
+
+def test_a_refusal_carries_the_envelope(service: Service) -> None:
+    with Client(service.url, service.key) as mr:
+        project = mr.create_project()
+        with pytest.raises(ApiError) as bad:
+            mr.dispatch(project.id, [FLY_TO, {"type": "fly_to", "center": [0, 0], "zoom": 99}])
+        assert bad.value.status == 400
+        assert bad.value.code == "bad_request"
+        assert "zoom" in bad.value.message or "zoom" in json.dumps(bad.value.details)
+        assert any(d["path"].startswith("actions[1]") for d in bad.value.details)
+        assert mr.project(project.id).mapState.zoom == 1.5  # nothing applied
+    with Client(service.url, "mr_" + "x" * 43) as stranger, pytest.raises(ApiError) as refused:
+        stranger.projects().__next__()
+    assert refused.value.code == "unauthorized"
+
+
+def test_429_is_retried_after_retry_after_with_the_same_idempotency_key(service: Service) -> None:
+    with refusing_front(service.url, refusals=2) as (front, seen), Client(front, service.key) as mr:
+        started = time.monotonic()
+        project = mr.create_project(title="patient")
+        waited = time.monotonic() - started
+    assert project.title == "patient"
+    assert len(seen) == 3 and waited >= 2.0  # two refusals, a second each
+    keys = {request["idempotency_key"] for request in seen}
+    assert len(keys) == 1 and None not in keys  # one POST, retried as itself
+    with Client(service.url, service.key) as mr:
+        assert [p.title for p in mr.projects()] == ["patient"]  # made once
+
+
+def test_429_past_the_retries_raises_rate_limited(service: Service) -> None:
+    with (
+        refusing_front(service.url, refusals=10) as (front, seen),
+        Client(front, service.key, max_retries=1) as mr,
+        pytest.raises(ApiError) as limited,
+    ):
+        mr.verify()
+    assert (limited.value.status, limited.value.code) == (429, "rate_limited")
+    assert len(seen) == 2
+
+
+def test_an_unreachable_service_raises_after_the_retries() -> None:
+    with (
+        Client(f"http://127.0.0.1:{free_port()}", "mr_x", max_retries=1) as mr,
+        pytest.raises(ServiceUnreachable),
+    ):
+        mr.verify()
+
+
+def test_upload_of_20_mb_reports_progress(service: Service, tmp_path: Path) -> None:
+    path = tmp_path / "big.geojson"
+    filler = "x" * 100_000
+    features = [
+        {
+            "type": "Feature",
+            "geometry": {"type": "Point", "coordinates": [i % 180, (i % 170) - 85]},
+            "properties": {"n": i, "note": filler},
+        }
+        for i in range(210)
+    ]
+    path.write_text(json.dumps({"type": "FeatureCollection", "features": features}))
+    size = path.stat().st_size
+    assert size > 20 * 1_048_576
+    reports: list[tuple[int, int | None]] = []
+    with Client(service.url, service.key, timeout=120) as mr:
+        project = mr.create_project()
+        uploaded = mr.upload(
+            project.id, path, name="Big", progress=lambda s, t: reports.append((s, t))
+        )
+        assert uploaded.fileSize == size and uploaded.fileName == "big.geojson"
+        assert uploaded.layer is not None and uploaded.layer.name == "Big"
+        assert uploaded.layer.feature_count == 210
+        sent = [s for s, _ in reports]
+        assert len(reports) > 100 and sent == sorted(sent)  # in chunks, as it went
+        assert reports[-1] == (size, size)
+
+        copy = io.BytesIO()
+        assert mr.download(project.id, uploaded.id, copy) == size
+        assert copy.getvalue() == path.read_bytes()
+
+
+def test_upload_from_a_file_object(service: Service) -> None:
+    body = b"name,lat,lon\nParis,48.86,2.35\nLyon,45.76,4.84\n"
+    with Client(service.url, service.key) as mr:
+        project = mr.create_project()
+        uploaded = mr.upload(project.id, io.BytesIO(body), file_name="cities.csv")
+        assert uploaded.fileType == "csv" and uploaded.layer is not None
+        assert uploaded.layer.feature_count == 2
+        assert [f.id for f in mr.files(project.id)] == [uploaded.id]
+        with pytest.raises(ApiError) as refused:
+            mr.upload(project.id, io.BytesIO(b"x"), file_name="tool.exe")
+        assert refused.value.code == "unsupported_media_type"
+
+
+def _reader(events: object, out: queue.Queue[LiveEvent | BaseException]) -> None:
+    try:
+        for event in events:  # type: ignore[attr-defined]
+            out.put(event)
+    except BaseException as exc:
+        out.put(exc)
+
+
+def _next_actions(out: queue.Queue[LiveEvent | BaseException], n: int) -> list[LiveEvent]:
+    got: list[LiveEvent] = []
+    while len(got) < n:
+        event = out.get(timeout=15)
+        assert not isinstance(event, BaseException), event
+        if event.type == "action":
+            got.append(event)
+    return got
+
+
+def test_live_stream_resumes_after_a_cut_without_loss_or_repeat(service: Service) -> None:
+    with Client(service.url, service.key) as mr:
+        project = mr.create_project()
+        live_url = mr.live_view_url(project.id)
+    with relay(service.url) as r, Client(r.url, service.key) as watcher:
+        out: queue.Queue[LiveEvent | BaseException] = queue.Queue()
+        stream = watcher.events(live_view_url=live_url.replace(service.url, r.url))
+        threading.Thread(target=_reader, args=(stream, out), daemon=True).start()
+        first = out.get(timeout=15)
+        assert isinstance(first, LiveEvent) and first.type == "snapshot"
+        with Client(service.url, service.key) as mr:
+            for zoom in (2, 3):
+                mr.dispatch(project.id, [{**FLY_TO, "zoom": zoom}])
+            before = _next_actions(out, 2)
+            r.cut()  # the stream drops; the client reconnects through the relay
+            for zoom in (4, 5, 6):
+                mr.dispatch(project.id, [{**FLY_TO, "zoom": zoom}])
+            after = _next_actions(out, 3)
+    zooms = [event.data["zoom"] for event in before + after]
+    assert zooms == [2, 3, 4, 5, 6]  # in order, none lost, none twice
+    ids = [event.id for event in before + after]
+    assert ids == sorted(ids) and len(set(ids)) == 5
+
+
+def test_live_stream_ends_with_not_found_once_the_project_is_gone(service: Service) -> None:
+    with Client(service.url, service.key) as mr:
+        project = mr.create_project()
+        events = mr.events(project.id)
+        assert next(events).type == "snapshot"
+        mr.delete_project(project.id)
+        with pytest.raises(ApiError) as gone:
+            for _ in events:
+                pass
+        assert gone.value.code == "not_found"
+
+
+def test_chat_streams_and_answers(service: Service) -> None:
+    with Client(service.url, service.key) as mr:
+        project = mr.create_project()
+        kinds = [event.type for event in mr.chat_stream(project.id, "zoom to France")]
+        assert kinds[-1] == "done" and "action" in kinds and "token" in kinds
+        answer = mr.chat(project.id, "zoom in")
+        assert answer.actions and answer.reply
+
+
+@pytest.mark.anyio
+async def test_the_async_client(service: Service) -> None:
+    async with AsyncClient(service.url, service.key) as mr:
+        project = await mr.create_project(title="async")
+        assert [p.title async for p in mr.projects()] == ["async"]
+        events = mr.events(project.id)
+        assert (await events.__anext__()).type == "snapshot"
+        dispatched = await mr.dispatch(project.id, [FLY_TO])
+        assert dispatched.dispatched == 1
+        moved = await events.__anext__()
+        assert moved.type == "action" and moved.data["zoom"] == 9
+        await events.aclose()
+        with pytest.raises(ApiError) as bad:
+            await mr.style_layer(project.id, "nope", {"opacity": 0.5})
+        assert bad.value.code == "not_found"
