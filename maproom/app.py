@@ -15,6 +15,7 @@ import anyio.to_thread
 from fastapi import FastAPI
 from fastapi.responses import Response
 from fastapi.staticfiles import StaticFiles
+from starlette.routing import Route
 
 from maproom import __version__, geo
 from maproom.api import errors, openapi
@@ -30,6 +31,8 @@ from maproom.api.routes import chat, files, keys, layers, map_actions, meta, pag
 from maproom.domain import usage, workers
 from maproom.domain.layers import profile_missing
 from maproom.errors import ServiceUnavailable
+from maproom.mcp.http import PATH as MCP_PATH
+from maproom.mcp.http import McpEndpoint
 from maproom.runtime import Services
 from maproom.settings import MB, Settings
 from maproom.storage import migrate, scratch
@@ -76,7 +79,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             if registered is not None:
                 tasks.start_soon(_still_running, services, registered)
             try:
-                yield
+                async with mcp_endpoint.running():
+                    yield
             finally:
                 stopping.set()  # lets the profiling thread end before the database closes
                 tasks.cancel_scope.cancel()
@@ -114,6 +118,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.mount(pages.STATIC_PREFIX, StaticFiles(directory=pages.WEB_DIR / "static"), name="static")
     app.mount(pages.VENDOR_PREFIX, StaticFiles(directory=assets.vendor_dir()), name="vendor")
     app.openapi = lambda: openapi.build(app)  # type: ignore[method-assign]
+    mcp_endpoint = McpEndpoint(app)
+    app.router.routes.append(Route(MCP_PATH, mcp_endpoint, methods=["GET", "POST", "DELETE"]))
 
     @app.get("/healthz", include_in_schema=False)
     async def healthz() -> Response:

@@ -1,4 +1,5 @@
-"""The `maproom` command: `serve`, `keys create|list|revoke`, `--version`.
+"""The `maproom` command: the admin commands `serve`, `keys create|list|revoke`, `--version`,
+which work on the database, and the client commands (`maproom.client.cli`), which talk HTTP.
 
 Every command reads the same settings as the service (environment, `.env`), and takes
 `--data-dir` to point at another data folder than `MAPROOM_DATA_DIR`. Commands that write say
@@ -19,6 +20,7 @@ from rich.table import Table
 from sqlalchemy.engine import make_url
 
 from maproom import __version__
+from maproom.client import cli as client_cli
 from maproom.domain import keys as keys_domain
 from maproom.errors import MaproomError
 from maproom.settings import Settings
@@ -183,6 +185,9 @@ def revoke_key(
         space = shared.namespace(settings.resolved_database_url)
         shared.publish_once(settings.redis_url, space, frozenset({f"key-gone:{revoked}"}))
     typer.echo(f"maproom: revoked key {revoked} in {_where(settings)}", err=True)
+
+
+client_cli.register(app)
 
 
 def main() -> None:

@@ -39,7 +39,7 @@ Send = Callable[[Message], Awaitable[None]]
 ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 
 log = logging.getLogger("maproom")
-PROTECTED = f"{API_PREFIX}/"
+PROTECTED = (f"{API_PREFIX}/", "/mcp")  # the MCP endpoint: the same keys and limits
 PUBLIC_PATHS = (f"{API_PREFIX}/openapi.json", f"{API_PREFIX}/docs")
 _REQUEST_ID = re.compile(r"^[A-Za-z0-9._:-]{1,128}$")
 KEPT_HEADERS = {b"content-type", b"etag", b"location"}

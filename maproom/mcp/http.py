@@ -1,0 +1,50 @@
+"""`/mcp` on the service: MCP's streamable HTTP transport, stateless and answering in JSON, so
+any worker can answer any request and nothing is kept between them.
+
+`AuthMiddleware` guards the path like `/api/v1` (401 in the envelope without a valid key; the
+key's rate limit). Each tool call then runs the REST operations it stands for against this
+same application, in process (`httpx.ASGITransport`), with the caller's own key: the scopes,
+the validation and the answers are exactly those of the REST API.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import AsyncIterator
+
+import httpx
+from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
+from starlette.requests import Request
+from starlette.types import ASGIApp, Receive, Scope, Send
+
+from maproom.client import AsyncClient
+from maproom.mcp import tools
+
+PATH = "/mcp"
+
+
+class McpEndpoint:
+    """The ASGI endpoint of `/mcp` for the application `app`."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+        self.server = tools.build(self._client, local_files=False)
+        self.manager = StreamableHTTPSessionManager(self.server, json_response=True, stateless=True)
+
+    def _client(self) -> AsyncClient:
+        request = self.server.request_context.request
+        assert isinstance(request, Request)  # the HTTP transport hands its request over
+        _, _, key = (request.headers.get("authorization") or "").partition(" ")
+        # The outer request's origin, so that returned links (live views, reports) point
+        # where the caller reached the service.
+        base = str(request.base_url).rstrip("/")
+        return AsyncClient(base, key.strip(), transport=httpx.ASGITransport(app=self.app))
+
+    @contextlib.asynccontextmanager
+    async def running(self) -> AsyncIterator[None]:
+        """Runs while the application does (the transport's task group)."""
+        async with self.manager.run():
+            yield
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        await self.manager.handle_request(scope, receive, send)
