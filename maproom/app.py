@@ -98,9 +98,6 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         docs_url=None,
         redoc_url=None,
         lifespan=lifespan,
-        # Readable, stable operation ids (`get_project`, `dispatch_actions`): the route
-        # functions' names, which generated clients turn into their function names.
-        generate_unique_id_function=lambda route: route.name,
     )
     app.state.services = services
     app.state.settings = settings

@@ -53,6 +53,11 @@ def requires(*any_of: str) -> Callable[[F], F]:
     return mark
 
 
+def operation_id(route: APIRoute) -> str:
+    """An operation's id in `openapi.json`: its endpoint's name."""
+    return route.name
+
+
 class ScopedRoute(APIRoute):
     """An API operation whose caller must hold one of the endpoint's declared scopes."""
 
@@ -62,6 +67,9 @@ class ScopedRoute(APIRoute):
         self.required_scopes: tuple[str, ...] = getattr(endpoint, SCOPES_ATTRIBUTE)
         extra = dict(kwargs.pop("openapi_extra", None) or {})
         extra[SCOPES_EXTENSION] = list(self.required_scopes)
+        # Readable, stable operation ids (`get_project`, `dispatch_actions`): the endpoint
+        # function's name, which generated clients turn into their function names.
+        kwargs["generate_unique_id_function"] = operation_id
         super().__init__(path, endpoint, openapi_extra=extra, **kwargs)
 
     def get_route_handler(self) -> Callable[[Request], Coroutine[Any, Any, Response]]:

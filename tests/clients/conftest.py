@@ -25,6 +25,13 @@ class Service:
 
 
 @pytest.fixture
+def database_url() -> None:
+    """The clients only see HTTP: the embedded SQLite default serves them (the service's own
+    tests cover PostgreSQL)."""
+    return None
+
+
+@pytest.fixture
 def service(make_settings: Callable[..., Settings]) -> Iterator[Service]:
     yield from started(make_settings())
 

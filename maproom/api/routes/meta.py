@@ -7,10 +7,11 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, Response
 
 from maproom.api import API_PREFIX
+from maproom.api.deps import operation_id
 from maproom.api.openapi import build
 from maproom.api.responses import json_response
 
-router = APIRouter(prefix=API_PREFIX)
+router = APIRouter(prefix=API_PREFIX, generate_unique_id_function=operation_id)
 DOCS_ASSETS = f"{API_PREFIX}/docs/assets"
 SWAGGER_DIR = swagger_ui_bundle.swagger_ui_path
 
