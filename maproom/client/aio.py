@@ -129,8 +129,8 @@ class AsyncClient:
 
     async def reorder_layers(
         self, project_id: str, order: list[str], if_match: str | None = None
-    ) -> list[LayerItem]:
-        return (await self.call(core.reorder_layers(project_id, order, if_match))).data
+    ) -> bool:
+        return await self.call(core.reorder_layers(project_id, order, if_match))
 
     async def upload(
         self,

@@ -39,6 +39,8 @@ Source = Annotated[str, typer.Argument(help="A JSON file, or - for stdin")]
 
 projects_app = typer.Typer(help="List, create, show and delete projects.", no_args_is_help=True)
 out = Console(soft_wrap=True)
+if not out.is_terminal:  # a pipe or a file: whole lines, never squeezed to 80 columns
+    out.width = 200
 err = Console(stderr=True, soft_wrap=True)
 
 
@@ -87,7 +89,12 @@ def _read_json(source: str) -> Any:
 
 
 def _table(*columns: str) -> Table:
-    return Table(*columns, box=None, header_style="bold")
+    """A table whose first column, an id, is never shortened."""
+    table = Table(box=None, header_style="bold")
+    table.add_column(columns[0], no_wrap=True, min_width=36)
+    for column in columns[1:]:
+        table.add_column(column)
+    return table
 
 
 @projects_app.command("list")

@@ -285,9 +285,9 @@ def delete_layer(project_id: str, layer_id: str) -> Call[bool]:
     return Call("DELETE", _layer(project_id, layer_id), _ok)
 
 
-def reorder_layers(project_id: str, order: list[str], if_match: str | None) -> Call[LayerList]:
+def reorder_layers(project_id: str, order: list[str], if_match: str | None) -> Call[bool]:
     path = f"{_project(project_id)}/layers/order"
-    return Call("PUT", path, model(LayerList), json={"order": order}, headers=_if_match(if_match))
+    return Call("PUT", path, _ok, json={"layer_ids": order}, headers=_if_match(if_match))
 
 
 def upload(

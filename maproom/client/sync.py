@@ -142,8 +142,8 @@ class Client:
 
     def reorder_layers(
         self, project_id: str, order: list[str], if_match: str | None = None
-    ) -> list[LayerItem]:
-        return self.call(core.reorder_layers(project_id, order, if_match)).data
+    ) -> bool:
+        return self.call(core.reorder_layers(project_id, order, if_match))
 
     def upload(
         self,

@@ -210,3 +210,43 @@ async def test_the_async_client(service: Service) -> None:
         with pytest.raises(ApiError) as bad:
             await mr.style_layer(project.id, "nope", {"opacity": 0.5})
         assert bad.value.code == "not_found"
+
+
+def test_every_other_operation(service: Service) -> None:
+    rows = b"name,lat,lon\nParis,48.86,2.35\nLyon,45.76,4.84\n"
+    with Client(service.url, service.key) as mr:
+        project = mr.create_project(title="all")
+        first = mr.upload(project.id, io.BytesIO(rows), file_name="a.csv", name="A").layer
+        second = mr.upload(project.id, io.BytesIO(rows), file_name="b.csv", name="B").layer
+        assert first is not None and second is not None
+        assert [layer.name for layer in mr.layers(project.id)] == ["B", "A"]  # top first
+        assert mr.reorder_layers(project.id, [first.layer_id, second.layer_id]) is True
+        assert [layer.name for layer in mr.layers(project.id)] == ["A", "B"]
+        renamed = mr.update_layer(project.id, first.layer_id, name="Cities", visible=False)
+        assert (renamed.name, renamed.visible) == ("Cities", False)
+        assert mr.layer(project.id, first.layer_id).name == "Cities"
+        assert mr.delete_layer(project.id, second.layer_id) is True
+        with pytest.raises(ApiError) as stale:
+            mr.update_project(project.id, title="late", if_match='"999"')
+        assert stale.value.code == "precondition_failed"
+
+        fork = mr.fork_project(project.id, title="copy")
+        assert fork.title == "copy" and [layer.name for layer in fork.layers] == ["Cities"]
+        static = mr.static_view_url(project.id, allowed_origins=["https://example.com"])
+        links = mr.view_links(project.id)
+        assert [(link.kind, link.url) for link in links] == [("static", static)]
+        assert links[0].allowedOrigins == ["https://example.com"]
+        assert mr.revoke_view_link(project.id, links[0].id) is True
+        assert mr.view_links(project.id) == []
+
+        asked = mr.chat(project.id, "fly to Springfield").question
+        assert asked is not None
+        streamed = list(mr.answer_stream(project.id, asked.id, asked.options[0]))
+        assert streamed[-1].type == "done" and streamed[-1].data["actions"]
+        again = mr.chat(project.id, "fly to Springfield").question
+        assert again is not None
+        answered = mr.answer(project.id, again.id, again.options[1])
+        assert answered.actions and answered.question is None
+
+        assert mr.verify().account.email == "owner@example.com"
+        assert mr.usage().projects == {"used": 2}
