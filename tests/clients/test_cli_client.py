@@ -140,6 +140,8 @@ def test_watch_prints_live_events(service: Service) -> None:
 @pytest.fixture
 def tmux() -> Iterator[list[str]]:
     if shutil.which("tmux") is None:
+        if os.environ.get("MAPROOM_TMUX_TESTS") == "1":  # CI: never skip silently
+            pytest.fail("MAPROOM_TMUX_TESTS=1 but tmux is not installed")
         pytest.skip("tmux is not installed (apt-get install -y tmux)")
     base = ["tmux", "-L", f"maproom-test-{uuid.uuid4().hex[:8]}"]
     yield base

@@ -156,6 +156,8 @@ async def test_stdio_uploads_a_local_file_and_moves_the_map(
         assert answer(uploaded)["layer"]["feature_count"] == 2
         layers = answer(await session.call_tool("list_layers", {"project_id": project_id}))
         assert [layer["name"] for layer in layers["data"]] == ["Places"]
+        described = answer(await session.call_tool("describe_project", {"project_id": project_id}))
+        assert [f["name"] for f in described["layers"][0]["fields"]] == ["name"]
         missing = {"project_id": project_id, "path": str(tmp_path / "nope.csv")}
         assert refusal(await session.call_tool("upload_file", missing))["code"] == "bad_request"
 
