@@ -19,12 +19,12 @@ from maproom.api.schemas.projects import MapView, ProjectListItem, ProjectPatche
 from maproom.api.schemas.views import ViewLink
 from maproom.client import core
 from maproom.client.events import (
+    OWN_LINK_SECONDS,
     ChatEvent,
     LiveEvent,
     Resumption,
     chat_event,
     dispatched,
-    required,
 )
 from maproom.client.uploads import Progress, opened
 
@@ -209,16 +209,20 @@ class AsyncClient:
         live_view_url: str | None = None,
         last_event_id: int | None = None,
     ) -> AsyncIterator[LiveEvent]:
-        url = live_view_url or await self.live_view_url(required(project_id))
-        state = Resumption(url, last_event_id, self.policy.max_retries)
+        state = Resumption(project_id, live_view_url, last_event_id, self.policy.max_retries)
         while True:
+            if state.url is None:
+                url = await self.live_view_url(state.project_id, expires_in=OWN_LINK_SECONDS)
+                state.use(url)
+            error: Exception | None = None
             try:
                 async with self._http.stream(**state.request()) as response:
                     async for sse in self._sse(response):
                         yield state.seen(sse)
-                error = None
             except httpx.TransportError as exc:
                 error = exc
+            except core.ApiError as exc:
+                state.refused(exc)
             await anyio.sleep(state.wait_after(error))
 
     @staticmethod

@@ -16,8 +16,10 @@ import orjson
 from httpx_sse import ServerSentEvent
 from pydantic import BaseModel
 
-from maproom.client.core import STREAM_TIMEOUT, ServiceUnreachable
+from maproom.client.core import STREAM_TIMEOUT, ApiError, ServiceUnreachable
 from maproom.retry import backoff_seconds
+
+OWN_LINK_SECONDS = 3600  # a link the client makes for itself expires after this
 
 
 class LiveEvent(BaseModel):
@@ -53,17 +55,44 @@ def chat_event(sse: ServerSentEvent) -> ChatEvent:
 
 
 class Resumption:
-    """Where a live stream stands: the last event id seen, and the reconnects so far."""
+    """Where a live stream stands: its link, the last event id seen, the reconnects so far.
 
-    def __init__(self, live_view_url: str, last_event_id: int | None, max_retries: int) -> None:
-        # The stream of a live view link: `.../live/{token}` → `.../live/{token}/events`.
-        self.url = live_view_url.rstrip("/") + "/events"
+    Given a project rather than a link, the client makes a link of its own that expires after
+    `OWN_LINK_SECONDS` (so that watching leaves no link behind for long), and a new one when
+    it expires; the new stream resumes from the last event seen, as events are the project's."""
+
+    def __init__(
+        self,
+        project_id: str | None,
+        live_view_url: str | None,
+        last_event_id: int | None,
+        max_retries: int,
+    ) -> None:
+        if project_id is None and live_view_url is None:
+            raise TypeError("events() needs a project_id or a live_view_url")
+        self.project_id = project_id or ""
+        self.own_link = live_view_url is None
+        self.url: str | None = None
+        if live_view_url is not None:
+            self.use(live_view_url)
         self.last_event_id = last_event_id
         self.max_retries = max_retries
         self.failures = 0
 
+    def use(self, live_view_url: str) -> None:
+        """Stream from this link (`.../live/{token}` → `.../live/{token}/events`)."""
+        self.url = live_view_url.rstrip("/") + "/events"
+
+    def refused(self, error: ApiError) -> None:
+        """After the service refused the stream: raise, unless the link was the client's own
+        and has expired (a new one is made; a project that is gone refuses that)."""
+        if not (self.own_link and error.code == "not_found"):
+            raise error
+        self.url = None
+
     def request(self) -> dict[str, Any]:
         """The arguments of the next connection's `stream("GET", ...)`."""
+        assert self.url is not None, "make a link first"
         headers = {"Accept": "text/event-stream"}
         if self.last_event_id is not None:
             headers["Last-Event-ID"] = str(self.last_event_id)
@@ -85,9 +114,3 @@ class Resumption:
         if self.failures > self.max_retries:
             raise ServiceUnreachable(f"the live stream failed {self.failures} times: {error}")
         return backoff_seconds(None, self.failures)
-
-
-def required(project_id: str | None) -> str:
-    if project_id is None:
-        raise TypeError("events() needs a project_id or a live_view_url")
-    return project_id

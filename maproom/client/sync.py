@@ -18,12 +18,12 @@ from maproom.api.schemas.projects import MapView, ProjectListItem, ProjectPatche
 from maproom.api.schemas.views import ViewLink
 from maproom.client import core
 from maproom.client.events import (
+    OWN_LINK_SECONDS,
     ChatEvent,
     LiveEvent,
     Resumption,
     chat_event,
     dispatched,
-    required,
 )
 from maproom.client.uploads import Progress, opened
 
@@ -223,18 +223,21 @@ class Client:
     ) -> Iterator[LiveEvent]:
         """The project's live stream, resumed with `Last-Event-ID` whenever it drops.
 
-        Give the project (a live view link is made for it) or a `live_view_url`. With
-        `last_event_id`, the stream starts with what came after that event instead of a
-        `snapshot`."""
-        url = live_view_url or self.live_view_url(required(project_id))
-        state = Resumption(url, last_event_id, self.policy.max_retries)
+        Give the project (the client makes a live view link for it, which expires an hour
+        later and is then replaced) or a `live_view_url`. With `last_event_id`, the stream
+        starts with what came after that event instead of a `snapshot`."""
+        state = Resumption(project_id, live_view_url, last_event_id, self.policy.max_retries)
         while True:
+            if state.url is None:
+                state.use(self.live_view_url(state.project_id, expires_in=OWN_LINK_SECONDS))
+            error: Exception | None = None
             try:
                 with self._http.stream(**state.request()) as response:
                     yield from map(state.seen, self._sse(response))
-                error = None
             except httpx.TransportError as exc:
                 error = exc
+            except core.ApiError as exc:
+                state.refused(exc)
             time.sleep(state.wait_after(error))
 
     @staticmethod

@@ -250,3 +250,23 @@ def test_every_other_operation(service: Service) -> None:
 
         assert mr.verify().account.email == "owner@example.com"
         assert mr.usage().projects == {"used": 2}
+
+
+def test_a_stream_on_its_own_link_outlives_the_link(service: Service) -> None:
+    """Given a project, the client streams through a link of its own; when that link is gone
+    (expired, or revoked as here) it makes another and resumes where it was."""
+    with Client(service.url, service.key) as mr:
+        project = mr.create_project()
+        events = mr.events(project.id)
+        assert next(events).type == "snapshot"
+        [own] = mr.view_links(project.id)
+        assert own.kind == "live" and own.expiresAt is not None
+        mr.dispatch(project.id, [{**FLY_TO, "zoom": 2}])
+        assert next(events).data["zoom"] == 2
+        mr.revoke_view_link(project.id, own.id)  # the open stream is closed at once
+        mr.dispatch(project.id, [{**FLY_TO, "zoom": 3}])
+        resumed = next(events)
+        assert (resumed.type, resumed.data["zoom"]) == ("action", 3)
+        [renewed] = mr.view_links(project.id)
+        assert renewed.id != own.id
+        events.close()
