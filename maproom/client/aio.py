@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Sequence
 from pathlib import Path
 from typing import IO, Any, TypeVar, Unpack
 
@@ -157,7 +157,9 @@ class AsyncClient:
                 written += to.write(chunk)
         return written
 
-    async def dispatch(self, project_id: str, actions: list[dict[str, Any]]) -> ActionsDispatched:
+    async def dispatch(
+        self, project_id: str, actions: Sequence[core.ActionLike]
+    ) -> ActionsDispatched:
         return await self.call(core.dispatch(project_id, actions))
 
     async def chat(self, project_id: str, message: str) -> ChatAnswer:

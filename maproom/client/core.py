@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import os
 import uuid
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import IO, Any, Generic, TypedDict, TypeVar
 from urllib.parse import quote
@@ -26,6 +26,7 @@ from maproom.api.schemas.data import FileList, LayerDetail, LayerList, ReportSav
 from maproom.api.schemas.keys import Usage, Verification
 from maproom.api.schemas.projects import MapView, ProjectList, ProjectPatched, ProjectRead
 from maproom.api.schemas.views import LiveViewUrl, StaticViewUrl, ViewLinkList
+from maproom.domain.actions.models import BaseAction
 from maproom.retry import backoff_seconds
 
 T = TypeVar("T")
@@ -315,9 +316,13 @@ def list_files(project_id: str, limit: int, cursor: str | None) -> Call[FileList
     return Call("GET", f"{_project(project_id)}/files", model(FileList), params=params)
 
 
-def dispatch(project_id: str, actions: list[dict[str, Any]]) -> Call[ActionsDispatched]:
+ActionLike = BaseAction | Mapping[str, Any]  # a typed action model, or its JSON as a dict
+
+
+def dispatch(project_id: str, actions: Sequence[ActionLike]) -> Call[ActionsDispatched]:
     path = f"{_project(project_id)}/map/actions"
-    return _post(path, model(ActionsDispatched), {"actions": actions})
+    batch = [a.payload() if isinstance(a, BaseAction) else dict(a) for a in actions]
+    return _post(path, model(ActionsDispatched), {"actions": batch})
 
 
 def chat(project_id: str, message: str) -> Call[ChatAnswer]:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import IO, Any, TypeVar, Unpack
 
@@ -173,8 +173,9 @@ class Client:
 
     # Map actions, chat, reports, views
 
-    def dispatch(self, project_id: str, actions: list[dict[str, Any]]) -> ActionsDispatched:
-        """Apply a batch of map actions, in order, all or nothing."""
+    def dispatch(self, project_id: str, actions: Sequence[core.ActionLike]) -> ActionsDispatched:
+        """Apply a batch of map actions, in order, all or nothing: typed models
+        (`maproom.client.actions.FlyTo(type="fly_to", ...)`) or their JSON as dicts."""
         return self.call(core.dispatch(project_id, actions))
 
     def chat(self, project_id: str, message: str) -> ChatAnswer:

@@ -11,7 +11,14 @@ from pathlib import Path
 
 import pytest
 
-from maproom.client import ApiError, AsyncClient, Client, LiveEvent, ServiceUnreachable
+from maproom.client import (
+    ApiError,
+    AsyncClient,
+    Client,
+    LiveEvent,
+    ServiceUnreachable,
+    actions,
+)
 from tests.clients.conftest import Service
 from tests.clients.wire import refusing_front, relay
 from tests.serving import free_port
@@ -202,7 +209,8 @@ async def test_the_async_client(service: Service) -> None:
         assert [p.title async for p in mr.projects()] == ["async"]
         events = mr.events(project.id)
         assert (await events.__anext__()).type == "snapshot"
-        dispatched = await mr.dispatch(project.id, [FLY_TO])
+        fly = actions.FlyTo(type="fly_to", center=(2.35, 48.86), zoom=9)  # a typed action
+        dispatched = await mr.dispatch(project.id, [fly])
         assert dispatched.dispatched == 1
         moved = await events.__anext__()
         assert moved.type == "action" and moved.data["zoom"] == 9
