@@ -11,17 +11,9 @@ import anyio
 import httpx
 from httpx_sse import EventSource, ServerSentEvent
 
-from maproom.api.schemas.actions import ActionsDispatched
-from maproom.api.schemas.chat import ChatAnswer
-from maproom.api.schemas.data import FileRecord, LayerDetail, LayerItem, ReportSaved, UploadResult
-from maproom.api.schemas.keys import Usage, Verification
-from maproom.api.schemas.projects import MapView, ProjectListItem, ProjectPatched, ProjectRead
-from maproom.api.schemas.views import ViewLink
-from maproom.client import core
+from maproom.client import core, models
 from maproom.client.events import (
     OWN_LINK_SECONDS,
-    ChatEvent,
-    LiveEvent,
     Resumption,
     chat_event,
     dispatched,
@@ -82,41 +74,41 @@ class AsyncClient:
             if not cursor:
                 return
 
-    async def projects(self, page_size: int = 50) -> AsyncIterator[ProjectListItem]:
+    async def projects(self, page_size: int = 50) -> AsyncIterator[models.ProjectListItem]:
         async for item in self._pages(lambda cursor: core.list_projects(page_size, cursor)):
             yield item
 
     async def create_project(
         self, title: str | None = None, map_state: dict[str, Any] | None = None
-    ) -> ProjectRead:
+    ) -> models.ProjectRead:
         return await self.call(core.create_project(title, map_state))
 
-    async def project(self, project_id: str) -> ProjectRead:
+    async def project(self, project_id: str) -> models.ProjectRead:
         return await self.call(core.get_project(project_id))
 
     async def update_project(
         self, project_id: str, **changes: Unpack[core.ProjectChanges]
-    ) -> ProjectPatched:
+    ) -> models.ProjectPatched:
         return await self.call(core.update_project(project_id, changes))
 
     async def delete_project(self, project_id: str) -> bool:
         return await self.call(core.delete_project(project_id))
 
-    async def fork_project(self, project_id: str, title: str | None = None) -> ProjectRead:
+    async def fork_project(self, project_id: str, title: str | None = None) -> models.ProjectRead:
         return await self.call(core.fork_project(project_id, title))
 
-    async def map(self, project_id: str) -> MapView:
+    async def map(self, project_id: str) -> models.MapView:
         return await self.call(core.get_map(project_id))
 
-    async def layers(self, project_id: str) -> list[LayerItem]:
+    async def layers(self, project_id: str) -> list[models.LayerItem]:
         return (await self.call(core.list_layers(project_id))).data
 
-    async def layer(self, project_id: str, layer_id: str) -> LayerDetail:
+    async def layer(self, project_id: str, layer_id: str) -> models.LayerDetail:
         return await self.call(core.get_layer(project_id, layer_id))
 
     async def update_layer(
         self, project_id: str, layer_id: str, **changes: Unpack[core.LayerChanges]
-    ) -> LayerDetail:
+    ) -> models.LayerDetail:
         return await self.call(core.update_layer(project_id, layer_id, changes))
 
     async def style_layer(
@@ -140,11 +132,11 @@ class AsyncClient:
         name: str | None = None,
         file_name: str | None = None,
         progress: Progress | None = None,
-    ) -> UploadResult:
+    ) -> models.UploadResult:
         with opened(file, file_name, progress) as (stream, call_name, seekable):
             return await self.call(core.upload(project_id, call_name, stream, name, seekable))
 
-    async def files(self, project_id: str, page_size: int = 50) -> AsyncIterator[FileRecord]:
+    async def files(self, project_id: str, page_size: int = 50) -> AsyncIterator[models.FileRecord]:
         async for item in self._pages(lambda c: core.list_files(project_id, page_size, c)):
             yield item
 
@@ -159,26 +151,26 @@ class AsyncClient:
 
     async def dispatch(
         self, project_id: str, actions: Sequence[core.ActionLike]
-    ) -> ActionsDispatched:
+    ) -> models.ActionsDispatched:
         return await self.call(core.dispatch(project_id, actions))
 
-    async def chat(self, project_id: str, message: str) -> ChatAnswer:
+    async def chat(self, project_id: str, message: str) -> models.ChatAnswer:
         return await self.call(core.chat(project_id, message))
 
-    async def answer(self, project_id: str, question_id: str, answer: str) -> ChatAnswer:
+    async def answer(self, project_id: str, question_id: str, answer: str) -> models.ChatAnswer:
         return await self.call(core.answer(project_id, question_id, answer))
 
-    async def chat_stream(self, project_id: str, message: str) -> AsyncIterator[ChatEvent]:
+    async def chat_stream(self, project_id: str, message: str) -> AsyncIterator[models.ChatEvent]:
         async for event in self._chat_events(core.chat_stream(project_id, message)):
             yield event
 
     async def answer_stream(
         self, project_id: str, question_id: str, answer: str
-    ) -> AsyncIterator[ChatEvent]:
+    ) -> AsyncIterator[models.ChatEvent]:
         async for event in self._chat_events(core.answer_stream(project_id, question_id, answer)):
             yield event
 
-    async def _chat_events(self, call: core.Call[Any]) -> AsyncIterator[ChatEvent]:
+    async def _chat_events(self, call: core.Call[Any]) -> AsyncIterator[models.ChatEvent]:
         request = self.policy.request(self._http, call)
         response = await self._http.send(request, stream=True)
         try:
@@ -187,7 +179,7 @@ class AsyncClient:
         finally:
             await response.aclose()
 
-    async def save_report(self, project_id: str, title: str, html: str) -> ReportSaved:
+    async def save_report(self, project_id: str, title: str, html: str) -> models.ReportSaved:
         return await self.call(core.save_report(project_id, title, html))
 
     async def live_view_url(self, project_id: str, **options: Unpack[core.ViewLinkOptions]) -> str:
@@ -201,7 +193,7 @@ class AsyncClient:
     async def revoke_view_link(self, project_id: str, link_id: str) -> bool:
         return await self.call(core.revoke_view_link(project_id, link_id))
 
-    async def view_links(self, project_id: str) -> list[ViewLink]:
+    async def view_links(self, project_id: str) -> list[models.ViewLink]:
         return (await self.call(core.view_links(project_id))).data
 
     async def events(
@@ -210,7 +202,7 @@ class AsyncClient:
         *,
         live_view_url: str | None = None,
         last_event_id: int | None = None,
-    ) -> AsyncIterator[LiveEvent]:
+    ) -> AsyncIterator[models.LiveEvent]:
         state = Resumption(project_id, live_view_url, last_event_id, self.policy.max_retries)
         while True:
             if state.url is None:
@@ -239,8 +231,8 @@ class AsyncClient:
             if dispatched(sse):
                 yield sse
 
-    async def verify(self) -> Verification:
+    async def verify(self) -> models.Verification:
         return await self.call(core.verify())
 
-    async def usage(self) -> Usage:
+    async def usage(self) -> models.Usage:
         return await self.call(core.usage())

@@ -10,17 +10,9 @@ from typing import IO, Any, TypeVar, Unpack
 import httpx
 from httpx_sse import EventSource, ServerSentEvent
 
-from maproom.api.schemas.actions import ActionsDispatched
-from maproom.api.schemas.chat import ChatAnswer
-from maproom.api.schemas.data import FileRecord, LayerDetail, LayerItem, ReportSaved, UploadResult
-from maproom.api.schemas.keys import Usage, Verification
-from maproom.api.schemas.projects import MapView, ProjectListItem, ProjectPatched, ProjectRead
-from maproom.api.schemas.views import ViewLink
-from maproom.client import core
+from maproom.client import core, models
 from maproom.client.events import (
     OWN_LINK_SECONDS,
-    ChatEvent,
-    LiveEvent,
     Resumption,
     chat_event,
     dispatched,
@@ -91,44 +83,44 @@ class Client:
 
     # Projects
 
-    def projects(self, page_size: int = 50) -> Iterator[ProjectListItem]:
+    def projects(self, page_size: int = 50) -> Iterator[models.ProjectListItem]:
         """Every project of the account, newest change first, fetched page by page."""
         return self._pages(lambda cursor: core.list_projects(page_size, cursor))
 
     def create_project(
         self, title: str | None = None, map_state: dict[str, Any] | None = None
-    ) -> ProjectRead:
+    ) -> models.ProjectRead:
         return self.call(core.create_project(title, map_state))
 
-    def project(self, project_id: str) -> ProjectRead:
+    def project(self, project_id: str) -> models.ProjectRead:
         return self.call(core.get_project(project_id))
 
     def update_project(
         self, project_id: str, **changes: Unpack[core.ProjectChanges]
-    ) -> ProjectPatched:
+    ) -> models.ProjectPatched:
         return self.call(core.update_project(project_id, changes))
 
     def delete_project(self, project_id: str) -> bool:
         return self.call(core.delete_project(project_id))
 
-    def fork_project(self, project_id: str, title: str | None = None) -> ProjectRead:
+    def fork_project(self, project_id: str, title: str | None = None) -> models.ProjectRead:
         return self.call(core.fork_project(project_id, title))
 
-    def map(self, project_id: str) -> MapView:
+    def map(self, project_id: str) -> models.MapView:
         """The map state and the layer details, top first: everything to draw the map."""
         return self.call(core.get_map(project_id))
 
     # Layers and files
 
-    def layers(self, project_id: str) -> list[LayerItem]:
+    def layers(self, project_id: str) -> list[models.LayerItem]:
         return self.call(core.list_layers(project_id)).data
 
-    def layer(self, project_id: str, layer_id: str) -> LayerDetail:
+    def layer(self, project_id: str, layer_id: str) -> models.LayerDetail:
         return self.call(core.get_layer(project_id, layer_id))
 
     def update_layer(
         self, project_id: str, layer_id: str, **changes: Unpack[core.LayerChanges]
-    ) -> LayerDetail:
+    ) -> models.LayerDetail:
         return self.call(core.update_layer(project_id, layer_id, changes))
 
     def style_layer(
@@ -153,13 +145,13 @@ class Client:
         name: str | None = None,
         file_name: str | None = None,
         progress: Progress | None = None,
-    ) -> UploadResult:
+    ) -> models.UploadResult:
         """Upload a file (a path or a binary file object), streamed; `progress(sent, total)`
         is called as the bytes go (`total` None when the size cannot be known)."""
         with opened(file, file_name, progress) as (stream, call_name, seekable):
             return self.call(core.upload(project_id, call_name, stream, name, seekable))
 
-    def files(self, project_id: str, page_size: int = 50) -> Iterator[FileRecord]:
+    def files(self, project_id: str, page_size: int = 50) -> Iterator[models.FileRecord]:
         return self._pages(lambda cursor: core.list_files(project_id, page_size, cursor))
 
     def download(self, project_id: str, file_id: str, to: IO[bytes]) -> int:
@@ -173,26 +165,30 @@ class Client:
 
     # Map actions, chat, reports, views
 
-    def dispatch(self, project_id: str, actions: Sequence[core.ActionLike]) -> ActionsDispatched:
+    def dispatch(
+        self, project_id: str, actions: Sequence[core.ActionLike]
+    ) -> models.ActionsDispatched:
         """Apply a batch of map actions, in order, all or nothing: typed models
         (`maproom.client.actions.FlyTo(type="fly_to", ...)`) or their JSON as dicts."""
         return self.call(core.dispatch(project_id, actions))
 
-    def chat(self, project_id: str, message: str) -> ChatAnswer:
+    def chat(self, project_id: str, message: str) -> models.ChatAnswer:
         return self.call(core.chat(project_id, message))
 
-    def answer(self, project_id: str, question_id: str, answer: str) -> ChatAnswer:
+    def answer(self, project_id: str, question_id: str, answer: str) -> models.ChatAnswer:
         """Answer the question a chat turn ended with; the turn goes on."""
         return self.call(core.answer(project_id, question_id, answer))
 
-    def chat_stream(self, project_id: str, message: str) -> Iterator[ChatEvent]:
+    def chat_stream(self, project_id: str, message: str) -> Iterator[models.ChatEvent]:
         """A chat turn as it happens: `token`, `action`, `question`, then `done` or `error`."""
         return self._chat_events(core.chat_stream(project_id, message))
 
-    def answer_stream(self, project_id: str, question_id: str, answer: str) -> Iterator[ChatEvent]:
+    def answer_stream(
+        self, project_id: str, question_id: str, answer: str
+    ) -> Iterator[models.ChatEvent]:
         return self._chat_events(core.answer_stream(project_id, question_id, answer))
 
-    def _chat_events(self, call: core.Call[Any]) -> Iterator[ChatEvent]:
+    def _chat_events(self, call: core.Call[Any]) -> Iterator[models.ChatEvent]:
         request = self.policy.request(self._http, call)
         response = self._http.send(request, stream=True)
         try:
@@ -200,7 +196,7 @@ class Client:
         finally:
             response.close()
 
-    def save_report(self, project_id: str, title: str, html: str) -> ReportSaved:
+    def save_report(self, project_id: str, title: str, html: str) -> models.ReportSaved:
         return self.call(core.save_report(project_id, title, html))
 
     def live_view_url(self, project_id: str, **options: Unpack[core.ViewLinkOptions]) -> str:
@@ -209,7 +205,7 @@ class Client:
     def static_view_url(self, project_id: str, **options: Unpack[core.ViewLinkOptions]) -> str:
         return self.call(core.static_view_url(project_id, options))
 
-    def view_links(self, project_id: str) -> list[ViewLink]:
+    def view_links(self, project_id: str) -> list[models.ViewLink]:
         return self.call(core.view_links(project_id)).data
 
     def revoke_view_link(self, project_id: str, link_id: str) -> bool:
@@ -221,7 +217,7 @@ class Client:
         *,
         live_view_url: str | None = None,
         last_event_id: int | None = None,
-    ) -> Iterator[LiveEvent]:
+    ) -> Iterator[models.LiveEvent]:
         """The project's live stream, resumed with `Last-Event-ID` whenever it drops.
 
         Give the project (the client makes a live view link for it, which expires an hour
@@ -254,8 +250,8 @@ class Client:
 
     # The account
 
-    def verify(self) -> Verification:
+    def verify(self) -> models.Verification:
         return self.call(core.verify())
 
-    def usage(self) -> Usage:
+    def usage(self) -> models.Usage:
         return self.call(core.usage())
