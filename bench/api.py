@@ -9,9 +9,11 @@
 Every server runs one after the other in this run, on the same machine, as one uvicorn worker
 with the same settings (no access log, same event loop and HTTP parser). The load comes from
 `wrk` (Debian package `wrk`) with the same threads and duration. maproom is measured on its
-embedded SQLite default, and on PostgreSQL too when `--postgres URL` is given.
+embedded SQLite default, and on PostgreSQL too when `--postgres URL` is given: there the
+PostgreSQL peer and maproom are measured in turn `--rounds` times (default 3) and the median
+run of each is reported, as one run on this machine can be 20 % off the next.
 
-    python bench/api.py [--duration 10] [--postgres postgresql://...]
+    python bench/api.py [--duration 10] [--postgres postgresql://...] [--rounds 3]
 
 Prints requests/s and p50/p99 latency for each, and maproom's ratio to the bare endpoint.
 """
@@ -29,6 +31,8 @@ from pathlib import Path
 
 import httpx
 from harness import free_port, maproom, maproom_env, server
+
+from maproom.settings import Settings
 
 BARE_APP = """
 from fastapi import FastAPI
@@ -79,9 +83,9 @@ async def dispatch(id: str, request: Request) -> dict:
     return {"ok": True, "dispatched": 1, "layers": []}
 """
 # The PostgreSQL write peer: the work of maproom's action path, by hand, on psycopg's
-# asynchronous connections (ten, as maproom's pool): lock the project row, append the event,
-# bump the version, in one transaction of five round trips (maproom makes the last two one
-# statement: four).
+# asynchronous connections (as many as maproom's pool: MAPROOM_DATABASE_POOL_SIZE): lock the
+# project row, append the event, bump the version, in one transaction of five round trips
+# (maproom makes the last two one statement: four).
 BARE_PG_WRITE_APP = """
 import asyncio, contextlib, json, os
 import psycopg
@@ -101,7 +105,7 @@ async def lifespan(app):
         for i in range(32):
             await conn.execute("INSERT INTO bare_projects VALUES (%s, '{}', 1) "
                                "ON CONFLICT DO NOTHING", (f"p{i}",))
-    for _ in range(10):
+    for _ in range(int(os.environ.get("BARE_PG_CONNECTIONS", "10"))):
         free.put_nowait(await psycopg.AsyncConnection.connect(url))
     yield
 
@@ -212,6 +216,7 @@ def bench_bare_postgres(workdir: Path, opts: argparse.Namespace) -> tuple[Result
     """The PostgreSQL write peer, on one project and spread over 32."""
     (workdir / "bare_pg_write_app.py").write_text(BARE_PG_WRITE_APP)
     env = {**os.environ, "PYTHONPATH": str(workdir), "BARE_PG": _libpq(opts.postgres)}
+    env["BARE_PG_CONNECTIONS"] = str(Settings().database_pool_size)  # as many as maproom keeps
     with server(["bare_pg_write_app:app"], env, workdir, free_port(), probe="/docs") as bare:
         url = f"{bare.base}/api/v1/sessions/p0/map/actions"
         name = "bare FastAPI + PG"
@@ -259,10 +264,23 @@ def bench_maproom(
         return read, write
 
 
+def median(results: tuple[Result, ...]) -> Result:
+    """The run with the median requests/s (its latencies with it)."""
+    ordered = sorted(results, key=lambda r: r.requests_per_second)
+    return ordered[len(ordered) // 2]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--duration", type=int, default=10, help="seconds per measured run")
     parser.add_argument("--postgres", help="also measure maproom on this PostgreSQL database")
+    parser.add_argument(
+        "--rounds",
+        type=int,
+        default=3,
+        help="PostgreSQL pairs measured this many times, the peer and maproom in turn; the "
+        "median of each is reported (this machine's noise between runs is about 20 %%)",
+    )
     opts = parser.parse_args()
     if not shutil.which("wrk"):
         raise SystemExit("bench/api.py needs wrk (apt-get install -y wrk)")
@@ -275,12 +293,20 @@ def main() -> None:
         runs.append(bench_bare(workdir, opts))
         runs.append(bench_maproom("maproom SQLite", workdir, None, opts))
         if opts.postgres:
-            one, spread = bench_bare_postgres(workdir, opts)
-            pg_one.append(one)
-            pg_spread.append(spread)
-            pg = bench_maproom("maproom PostgreSQL", workdir, opts.postgres, opts, pg_spread)
-            runs.append(pg)
-            pg_one.append(pg[1])
+            rounds: list[tuple[Result, Result, Result, Result, Result]] = []
+            for _ in range(opts.rounds):
+                one, spread = bench_bare_postgres(workdir, opts)
+                spreads: list[Result] = []
+                read, write = bench_maproom(
+                    "maproom PostgreSQL", workdir, opts.postgres, opts, spreads
+                )
+                rounds.append((one, spread, read, write, spreads[0]))
+            bare_one, bare_spread, read, write, spread = (
+                median(r) for r in zip(*rounds, strict=True)
+            )
+            runs.append((read, write))
+            pg_one += [bare_one, write]
+            pg_spread += [bare_spread, spread]
 
     reads = [read for read, _ in runs]
     writes = [write for _, write in runs]

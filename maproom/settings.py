@@ -25,8 +25,10 @@ class Settings(BaseSettings):
     redis_url: str | None = None
     public_url: str | None = None
     # PostgreSQL connections each worker keeps open in its pool (and up to three times as many
-    # more under load); the event loop's thread keeps one more for its reads.
-    database_pool_size: int = Field(default=10, ge=1, le=1000)
+    # more under load), and its changes at once; the event loop's thread keeps one more for
+    # its reads. Four: one worker is one core of Python, and more change threads only fight
+    # over the GIL (docs/scaling.md).
+    database_pool_size: int = Field(default=4, ge=1, le=1000)
     rate_limit_per_minute: int = Field(default=300, ge=1)
     upload_max_size_mb: int = Field(
         default=50,
