@@ -131,7 +131,14 @@ class TileCache:
         from maproom.geo import tiles
 
         if not data_key.startswith(("http://", "https://")):
-            tile = tiles.raster_tile(self._path(data_key), z, x, y, fmt=fmt)
+            stored = self.blobs.opener(data_key)  # by ranges from object storage
+            if stored is None:
+                tile = tiles.raster_tile(self._path(data_key), z, x, y, fmt=fmt)
+            else:
+                try:
+                    tile = tiles.raster_tile(data_key, z, x, y, fmt=fmt, opener=stored)
+                finally:
+                    stored.close()
         else:
             from rasterio.errors import RasterioError
 

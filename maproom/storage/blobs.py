@@ -15,10 +15,13 @@ import shutil
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 from urllib.parse import urlparse
 
 from maproom.storage import scratch
+
+if TYPE_CHECKING:
+    from maproom.storage.ranged import OneFile
 
 CHUNK = 1024 * 1024
 
@@ -36,6 +39,11 @@ class BlobStore(Protocol):
 
     def local_path(self, key: str) -> Path:
         """A local file holding the blob (for readers that need a path, e.g. GDAL)."""
+        ...
+
+    def opener(self, key: str) -> OneFile | None:
+        """A rasterio opener that reads the blob by ranges, or None where `local_path` is the
+        blob itself (a local folder: no copy to avoid)."""
         ...
 
     def size(self, key: str) -> int:
@@ -115,6 +123,10 @@ class LocalBlobStore:
     def local_path(self, key: str) -> Path:
         """The blob's own file."""
         return self._path(key)
+
+    def opener(self, key: str) -> None:
+        """None: GDAL reads the blob's own file (`local_path`)."""
+        return None
 
     def size(self, key: str) -> int:
         """The blob's size in bytes."""

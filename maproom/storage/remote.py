@@ -11,31 +11,24 @@ connection in maproom's hands rather than GDAL's (CONTRACT.md 5 and 8):
   GDAL turns a Python exception raised inside its read into its own error and the cause is lost
   on the way out.
 
-Reads go out in blocks of at least `BLOCK` bytes, and the last few blocks are kept: GDAL reads a
-COG's header in many small pieces.
+Reads go in blocks, as for every ranged file (`maproom.storage.ranged`).
 """
 
 from __future__ import annotations
 
-import io
-from collections import OrderedDict
 from collections.abc import Iterable
-from typing import Any
 from urllib.parse import urljoin, urlsplit, urlunsplit
 
 import httpx
-from rasterio.abc import FileContainer
 
 from maproom.domain.urlpolicy import fetch_address
 from maproom.errors import BadGateway, GatewayTimeout, MaproomError
+from maproom.storage.ranged import OneFile, RangedFile
 
-BLOCK = 64 * 1024
-KEPT_BLOCKS = 16
 MAX_REDIRECTS = 5
-MAX_READ = 64 * 1024 * 1024  # one read asks for no more than this
 
 
-class RemoteFile(io.RawIOBase):
+class RemoteFile(RangedFile):
     """A read-only, seekable view of a remote file, fetched by ranges (see module doc)."""
 
     def __init__(
@@ -52,59 +45,18 @@ class RemoteFile(io.RawIOBase):
         self._client = httpx.Client(
             timeout=timeout, follow_redirects=False, transport=transport, trust_env=False
         )
-        self._position = 0
-        self._blocks: OrderedDict[int, bytes] = OrderedDict()
         try:
             self.url, self.size = self._locate(url)
         except BaseException:
             self._client.close()
             raise
 
-    # --- the file interface -------------------------------------------------------------------
-
-    def readable(self) -> bool:
-        return True
-
-    def seekable(self) -> bool:
-        return True
-
-    def tell(self) -> int:
-        return self._position
-
-    def seek(self, offset: int, whence: int = io.SEEK_SET) -> int:
-        base = {io.SEEK_SET: 0, io.SEEK_CUR: self._position, io.SEEK_END: self.size}[whence]
-        self._position = max(0, base + offset)
-        return self._position
-
-    def readinto(self, buffer: Any) -> int:
-        view = memoryview(buffer).cast("B")
-        wanted = min(len(view), self.size - self._position, MAX_READ)
-        if wanted <= 0:
-            return 0
-        data = self._read(self._position, wanted)
-        view[: len(data)] = data
-        self._position += len(data)
-        return len(data)
+    def fetch(self, first: int, last: int) -> bytes:
+        return self._get(self.url, first, last)
 
     def close(self) -> None:
         self._client.close()
         super().close()
-
-    # --- HTTP -----------------------------------------------------------------------------------
-
-    def _read(self, start: int, length: int) -> bytes:
-        first, last = start // BLOCK, (start + length - 1) // BLOCK
-        missing = [n for n in range(first, last + 1) if n not in self._blocks]
-        if missing:
-            lo, hi = missing[0] * BLOCK, min(self.size, (missing[-1] + 1) * BLOCK) - 1
-            body = self._get(self.url, lo, hi)
-            for n in range(missing[0], missing[-1] + 1):
-                self._blocks[n] = body[(n - missing[0]) * BLOCK : (n - missing[0] + 1) * BLOCK]
-            while len(self._blocks) > max(KEPT_BLOCKS, last - first + 1):
-                self._blocks.popitem(last=False)
-        joined = b"".join(self._blocks[n] for n in range(first, last + 1))
-        offset = start - first * BLOCK
-        return joined[offset : offset + length]
 
     def _locate(self, url: str) -> tuple[str, int]:
         """Follow checked redirects to the file; its final URL and size."""
@@ -168,10 +120,9 @@ class RemoteFile(io.RawIOBase):
         return error
 
 
-class RemoteOpener(FileContainer):  # type: ignore[misc]  # rasterio ships no types
-    """What `rasterio.open(url, opener=...)` reads one remote file through (rasterio's
-    `FileContainer`): the file itself by `RemoteFile`; no other path exists (GDAL's look for
-    sidecar files, `.aux.xml`, `.msk`, costs no request). What went wrong is in `failure`."""
+class RemoteOpener(OneFile):
+    """What `rasterio.open(url, opener=...)` reads one remote file through: `RemoteFile`.
+    What went wrong is in `failure`."""
 
     def __init__(
         self,
@@ -180,53 +131,21 @@ class RemoteOpener(FileContainer):  # type: ignore[misc]  # rasterio ships no ty
         timeout: float = 10.0,
         transport: httpx.BaseTransport | None = None,
     ) -> None:
-        self.url = url
+        super().__init__(url, self._remote)
         self.allowlist, self.timeout, self.transport = tuple(allowlist), timeout, transport
-        self.opened: list[RemoteFile] = []
         self._failure: MaproomError | None = None
-        self._size: int | None = None
 
-    def open(self, path: str, mode: str = "rb", **kwargs: Any) -> RemoteFile:
-        """The remote file (only `url` exists)."""
-        if str(path) != self.url:
-            raise FileNotFoundError(path)
+    def _remote(self) -> RemoteFile:
         try:
-            remote = RemoteFile(
-                self.url, allowlist=self.allowlist, timeout=self.timeout, transport=self.transport
+            return RemoteFile(
+                self.path, allowlist=self.allowlist, timeout=self.timeout, transport=self.transport
             )
         except MaproomError as error:
             self._failure = error
             raise OSError(error.message) from None
-        self.opened.append(remote)
-        self._size = remote.size
-        return remote
-
-    def isfile(self, path: str) -> bool:
-        return str(path) == self.url
-
-    def isdir(self, path: str) -> bool:
-        return False
-
-    def ls(self, path: str) -> list[str]:
-        return []
-
-    def mtime(self, path: str) -> int:
-        return 0
-
-    def size(self, path: str) -> int:
-        if self._size is None:
-            self.open(path).close()
-        return self._size or 0
-
-    def rm(self, path: str) -> None:
-        raise PermissionError(path)
 
     @property
     def failure(self) -> MaproomError | None:
         """The first thing that went wrong, if anything did."""
-        return self._failure or next((f.failure for f in self.opened if f.failure), None)
-
-    def close(self) -> None:
-        """Close every file opened."""
-        for remote in self.opened:
-            remote.close()
+        remote = (f.failure for f in self.opened if isinstance(f, RemoteFile) and f.failure)
+        return self._failure or next(remote, None)

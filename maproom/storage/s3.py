@@ -7,7 +7,10 @@ The endpoint, region and credentials come from the usual `AWS_*` variables (boto
   of 16 MB parts, never whole in memory. An object is visible only once its upload completed,
   so no half-written blob is ever served.
 - File content is served by ranged GETs, a chunk at a time.
-- Readers that need a file (GDAL for COG tiles, the tile index, field statistics) get a local
+- COG tiles read the object by ranges too (`opener`: GDAL reads through maproom's ranged file),
+  in blocks of 64 KB kept in a bounded cache shared by the process (`CACHED_BLOCKS`: 32 MB):
+  a tile costs a few small reads, and the header of a COG being viewed is read once.
+- Readers that need a file (the vector tile index, field statistics) get a local
   copy from `local_path`: downloaded once (to a partial name, renamed when whole) into a cache
   folder under this process's scratch space, bounded to `cache_bytes` (least recently used
   copies go first; a copy used in the last minute is kept). Blobs never change once written, so
@@ -20,15 +23,19 @@ from __future__ import annotations
 import os
 import threading
 import time
+from collections import OrderedDict
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 from maproom.storage import scratch
 from maproom.storage.blobs import CHUNK, check_key
+from maproom.storage.ranged import BLOCK, OneFile, RangedFile
 
 PART = 16 << 20
 KEEP_SECONDS = 60.0
+CACHED_BLOCKS = 512  # of BLOCK bytes: 32 MB
+CACHED_SIZES = 4096
 
 
 class S3BlobStore:
@@ -54,6 +61,10 @@ class S3BlobStore:
         self.cache_bytes = cache_bytes
         self._cached: dict[str, tuple[Path, int, float]] = {}  # key -> (copy, size, last use)
         self._lock = threading.Lock()
+        # Blocks read by ranges (blobs never change), and object sizes: bounded, shared by
+        # every reader of this process.
+        self._blocks: OrderedDict[tuple[str, int], bytes] = OrderedDict()
+        self._sizes: OrderedDict[str, int] = OrderedDict()
 
     def _name(self, key: str) -> str:
         return self.prefix + check_key(key)
@@ -89,6 +100,41 @@ class S3BlobStore:
                 raise FileNotFoundError(key) from None
             raise
         return self._keep(key, partial, partial.stat().st_size)
+
+    def opener(self, key: str) -> OneFile:
+        """A rasterio opener reading the blob by ranges (a COG's tile costs a few reads of
+        `BLOCK`s, never a copy of the object); blocks are kept in `CACHED_BLOCKS`."""
+        return OneFile(key, lambda: BlobFile(self, key, self._size_of(key)))
+
+    def blocks(self, key: str, first: int, last: int) -> bytes:
+        """Blocks `first..last` of the blob (each `BLOCK` bytes, the last maybe fewer)."""
+        with self._lock:
+            kept = [self._blocks.get((key, n)) for n in range(first, last + 1)]
+            for n in range(first, last + 1):
+                if (key, n) in self._blocks:
+                    self._blocks.move_to_end((key, n))
+        if all(block is not None for block in kept):
+            return b"".join(kept)  # type: ignore[arg-type]
+        end = min((last + 1) * BLOCK, self._size_of(key)) - 1
+        body = b"".join(self.read_range(key, first * BLOCK, end))
+        with self._lock:
+            for n in range(first, last + 1):
+                start = (n - first) * BLOCK
+                self._blocks[(key, n)] = body[start : start + BLOCK]
+            while len(self._blocks) > CACHED_BLOCKS:
+                self._blocks.popitem(last=False)
+        return body
+
+    def _size_of(self, key: str) -> int:
+        with self._lock:
+            size = self._sizes.get(key)
+        if size is None:
+            size = self.size(key)
+            with self._lock:
+                self._sizes[key] = size
+                while len(self._sizes) > CACHED_SIZES:
+                    self._sizes.popitem(last=False)
+        return size
 
     def _cache_dir(self) -> Path:
         folder = scratch.folder() / "s3-cache"
@@ -196,6 +242,17 @@ class S3BlobStore:
             self.client.head_bucket(Bucket=self.bucket)
         except Exception as exc:
             raise OSError(f"bucket {self.bucket} unreachable: {exc}") from None
+
+
+class BlobFile(RangedFile):
+    """A stored object read by ranges, through the store's shared blocks."""
+
+    def __init__(self, store: S3BlobStore, key: str, size: int) -> None:
+        super().__init__()
+        self.store, self.key, self.size = store, key, size
+
+    def fetch(self, first: int, last: int) -> bytes:
+        return self.store.blocks(self.key, first // BLOCK, last // BLOCK)
 
 
 def _missing(exc: Exception) -> bool:

@@ -37,6 +37,11 @@ from tests.support import bearer
 pytestmark = [pytest.mark.postgresql, pytest.mark.scale, pytest.mark.anyio]
 
 
+def _local_copies(worker: Worker) -> set[str]:
+    """The files of a worker's data dir (its scratch space holds its copies of objects)."""
+    return {str(path.relative_to(worker.data_dir)) for path in worker.data_dir.rglob("*")}
+
+
 @pytest.fixture
 def cluster(tmp_path: Path, pg_server: str) -> Iterator[tuple[Worker, Worker, dict[str, str]]]:
     """Workers A and B on one database, one Redis and one bucket; and their environment."""
@@ -83,6 +88,20 @@ async def test_two_workers_behave_as_one(
         assert any(key.endswith("/original") and size == len(data) for key, size in stored)
         for worker in (a, b):
             assert not (worker.data_dir / "files").exists()
+
+        # A GeoTIFF uploaded on A: B draws its tiles by ranged reads of the object, keeping
+        # no copy of it on B's disk.
+        tif = makers.geotiff(tmp_path / "sat.tif", size=512)
+        cog = await on_a.post(f"{sessions}/files", files={"file": ("sat.tif", tif)})
+        assert cog.status_code == 201, cog.text
+        raster = cog.json()["layer"]["layer_id"]
+        copies_before = _local_copies(b)
+        for z, x, y in ((0, 0, 0), (4, 8, 5), (5, 16, 10)):
+            tile = f"{sessions}/layers/{raster}/tiles/{z}/{x}/{y}.png"
+            from_b, from_a = await on_b.get(tile), await on_a.get(tile)
+            assert from_b.status_code == from_a.status_code == 200, from_b.text
+            assert from_b.content == from_a.content
+        assert _local_copies(b) == copies_before
 
         # An action on A reaches a live stream on B within a second; B's next read of the
         # project (which B keeps in memory from the read just before) shows it.
