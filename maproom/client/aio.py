@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import AsyncIterator, Callable, Sequence
 from pathlib import Path
 from typing import IO, Any, TypeVar, Unpack
@@ -27,15 +28,12 @@ class AsyncClient:
     """A maproom service, over HTTP, for asyncio and trio code. See `Client`."""
 
     def __init__(
-        self,
-        url: str | None = None,
-        key: str | None = None,
-        *,
-        transport: httpx.AsyncBaseTransport | None = None,
-        **patience: Unpack[core.Patience],
+        self, url: str | None = None, key: str | None = None, **options: Unpack[core.AsyncOptions]
     ) -> None:
-        self.policy = core.Policy.of(url, key, patience)
-        self._http = httpx.AsyncClient(transport=transport, **self.policy.client_options())
+        self.policy = core.Policy.of(url, key, options)
+        self._http = httpx.AsyncClient(
+            transport=options.get("transport"), **self.policy.client_options()
+        )
 
     async def __aenter__(self) -> AsyncClient:
         return self
@@ -48,21 +46,18 @@ class AsyncClient:
 
     async def call(self, call: core.Call[T]) -> T:
         """Send `call`, retrying as the policy says, and read its answer."""
-        attempt = 0
-        while True:
-            attempt += 1
-            request = self.policy.request(self._http, call)
+        for attempt in itertools.count(1):
             try:
-                response = await self._http.send(request)
+                answer: httpx.Response | Exception = await self._http.send(
+                    self.policy.request(self._http, call)
+                )
             except core.RETRIED_FAILURES as exc:
-                wait = self.policy.wait_after(call, attempt, None)
-                if wait < 0:
-                    raise core.ServiceUnreachable(f"{self.policy.url}: {exc}") from exc
-            else:
-                wait = self.policy.wait_after(call, attempt, response)
-                if wait < 0:
-                    return self.policy.read(call, response)
-            await anyio.sleep(wait)
+                answer = exc
+            outcome = self.policy.settle(call, attempt, answer)
+            if isinstance(outcome, tuple):
+                return outcome[0]  # type: ignore[no-any-return]
+            await anyio.sleep(outcome)
+        raise AssertionError("unreachable")
 
     async def _pages(self, page: Callable[[str | None], core.Call[Any]]) -> AsyncIterator[Any]:
         cursor = None

@@ -51,6 +51,18 @@ class Patience(TypedDict, total=False):
     max_retries: int
 
 
+class Options(Patience, total=False):
+    """`Client` options: patience, and an `httpx` transport to send through (tests, ASGI)."""
+
+    transport: httpx.BaseTransport
+
+
+class AsyncOptions(Patience, total=False):
+    """`AsyncClient` options."""
+
+    transport: httpx.AsyncBaseTransport
+
+
 class ProjectChanges(TypedDict, total=False):
     """What `update_project` changes (`if_match`: the ETag the change is based on)."""
 
@@ -166,9 +178,22 @@ class Policy:
             data=call.data,
         )
 
-    def wait_after(self, call: Call[Any], attempt: int, answer: httpx.Response | None) -> float:
-        """Seconds to wait before trying `call` again after this attempt (1, 2, ...), which
-        failed to connect (`answer` None) or got `answer`; -1 when it must not be retried."""
+    def settle(self, call: Call[T], attempt: int, answer: httpx.Response | Exception) -> Any:
+        """After attempt `attempt` (1, 2, ...) of `call`, which got `answer` (a response, or
+        the failure that kept it from one): the seconds to wait before trying again (a
+        float), or the call's result in a 1-tuple; raises `ApiError` or `ServiceUnreachable`
+        when it is over."""
+        response = answer if isinstance(answer, httpx.Response) else None
+        wait = self._wait_after(call, attempt, response)
+        if wait >= 0:
+            return wait
+        if response is None:
+            raise ServiceUnreachable(f"{self.url}: {answer}") from answer  # type: ignore[misc]
+        return (self.read(call, response),)
+
+    def _wait_after(self, call: Call[Any], attempt: int, answer: httpx.Response | None) -> float:
+        """Seconds to wait before trying `call` again after this attempt, which failed to
+        connect (`answer` None) or got `answer`; -1 when it must not be retried."""
         if not call.retry or attempt > self.max_retries:
             return -1
         if answer is None:

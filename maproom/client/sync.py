@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import time
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
@@ -35,15 +36,12 @@ class Client:
     """
 
     def __init__(
-        self,
-        url: str | None = None,
-        key: str | None = None,
-        *,
-        transport: httpx.BaseTransport | None = None,
-        **patience: Unpack[core.Patience],
+        self, url: str | None = None, key: str | None = None, **options: Unpack[core.Options]
     ) -> None:
-        self.policy = core.Policy.of(url, key, patience)
-        self._http = httpx.Client(transport=transport, **self.policy.client_options())
+        self.policy = core.Policy.of(url, key, options)
+        self._http = httpx.Client(
+            transport=options.get("transport"), **self.policy.client_options()
+        )
 
     def __enter__(self) -> Client:
         return self
@@ -56,21 +54,18 @@ class Client:
 
     def call(self, call: core.Call[T]) -> T:
         """Send `call`, retrying as the policy says, and read its answer."""
-        attempt = 0
-        while True:
-            attempt += 1
-            request = self.policy.request(self._http, call)
+        for attempt in itertools.count(1):
             try:
-                response = self._http.send(request)
+                answer: httpx.Response | Exception = self._http.send(
+                    self.policy.request(self._http, call)
+                )
             except core.RETRIED_FAILURES as exc:
-                wait = self.policy.wait_after(call, attempt, None)
-                if wait < 0:
-                    raise core.ServiceUnreachable(f"{self.policy.url}: {exc}") from exc
-            else:
-                wait = self.policy.wait_after(call, attempt, response)
-                if wait < 0:
-                    return self.policy.read(call, response)
-            time.sleep(wait)
+                answer = exc
+            outcome = self.policy.settle(call, attempt, answer)
+            if isinstance(outcome, tuple):
+                return outcome[0]  # type: ignore[no-any-return]
+            time.sleep(outcome)
+        raise AssertionError("unreachable")
 
     def _pages(self, page: Callable[[str | None], core.Call[Any]]) -> Iterator[Any]:
         cursor = None
