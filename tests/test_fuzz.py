@@ -59,10 +59,13 @@ def test_schemathesis_finds_nothing(tmp_path: Path) -> None:
             time.sleep(0.1)
         config = tmp_path / "schemathesis.toml"
         config.write_text(STATEFUL_INFERENCE)
+        # One worker: hypothesis parses lambdas' source with `ast.parse`, which CPython 3.11.7
+        # can fail from two threads at once ("AST constructor recursion depth mismatch"), an
+        # error of the tool's, not of the API (seen once in CI with two workers).
         run = subprocess.run(
             [runner, "--config-file", str(config), "run", f"{base}/api/v1/openapi.json",
              "-H", f"Authorization: Bearer {key}",
-             "--checks", CHECKS, "--max-time", str(SECONDS), "-w", "2", "--seed", "20261123",
+             "--checks", CHECKS, "--max-time", str(SECONDS), "-w", "1", "--seed", "20261123",
              "--no-color"],
             capture_output=True, text=True, timeout=SECONDS + 300, check=False,
         )  # fmt: skip
