@@ -22,17 +22,14 @@ MAX_READ = 64 * 1024 * 1024  # one read asks for no more than this
 
 class RangedFile(io.RawIOBase):
     """A read-only, seekable file of `size` bytes whose blocks come from `fetch(first, last)`
-    (bytes `first..last` inclusive)."""
+    (bytes `first..last` inclusive, from wherever the file lives)."""
 
-    size: int
-
-    def __init__(self) -> None:
+    def __init__(self, size: int, fetch: Callable[[int, int], bytes]) -> None:
         super().__init__()
+        self.size = size
+        self.fetch = fetch
         self._position = 0
         self._blocks: OrderedDict[int, bytes] = OrderedDict()
-
-    def fetch(self, first: int, last: int) -> bytes:
-        raise NotImplementedError
 
     def readable(self) -> bool:
         return True

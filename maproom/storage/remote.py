@@ -39,20 +39,17 @@ class RemoteFile(RangedFile):
         timeout: float = 10.0,
         transport: httpx.BaseTransport | None = None,
     ) -> None:
-        super().__init__()
         self.allowlist = tuple(allowlist)
         self.failure: MaproomError | None = None
         self._client = httpx.Client(
             timeout=timeout, follow_redirects=False, transport=transport, trust_env=False
         )
         try:
-            self.url, self.size = self._locate(url)
+            self.url, size = self._locate(url)
         except BaseException:
             self._client.close()
             raise
-
-    def fetch(self, first: int, last: int) -> bytes:
-        return self._get(self.url, first, last)
+        super().__init__(size, lambda first, last: self._get(self.url, first, last))
 
     def close(self) -> None:
         self._client.close()

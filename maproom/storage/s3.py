@@ -104,7 +104,11 @@ class S3BlobStore:
     def opener(self, key: str) -> OneFile:
         """A rasterio opener reading the blob by ranges (a COG's tile costs a few reads of
         `BLOCK`s, never a copy of the object); blocks are kept in `CACHED_BLOCKS`."""
-        return OneFile(key, lambda: BlobFile(self, key, self._size_of(key)))
+
+        def fetch(first: int, last: int) -> bytes:
+            return self.blocks(key, first // BLOCK, last // BLOCK)
+
+        return OneFile(key, lambda: RangedFile(self._size_of(key), fetch))
 
     def blocks(self, key: str, first: int, last: int) -> bytes:
         """Blocks `first..last` of the blob (each `BLOCK` bytes, the last maybe fewer)."""
@@ -242,17 +246,6 @@ class S3BlobStore:
             self.client.head_bucket(Bucket=self.bucket)
         except Exception as exc:
             raise OSError(f"bucket {self.bucket} unreachable: {exc}") from None
-
-
-class BlobFile(RangedFile):
-    """A stored object read by ranges, through the store's shared blocks."""
-
-    def __init__(self, store: S3BlobStore, key: str, size: int) -> None:
-        super().__init__()
-        self.store, self.key, self.size = store, key, size
-
-    def fetch(self, first: int, last: int) -> bytes:
-        return self.store.blocks(self.key, first // BLOCK, last // BLOCK)
 
 
 def _missing(exc: Exception) -> bool:
