@@ -346,7 +346,7 @@ ActionLike = BaseAction | Mapping[str, Any]  # a typed action model, or its JSON
 
 def dispatch(project_id: str, actions: Sequence[ActionLike]) -> Call[ActionsDispatched]:
     path = f"{_project(project_id)}/map/actions"
-    batch = [a.payload() if isinstance(a, BaseAction) else dict(a) for a in actions]
+    batch = [a.payload() if isinstance(a, BaseAction) else a for a in actions]  # the API checks
     return _post(path, model(ActionsDispatched), {"actions": batch})
 
 

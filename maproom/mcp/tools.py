@@ -212,9 +212,9 @@ def build(client_for: ClientFor, *, local_files: bool) -> Server[Any, Any]:
         if name not in tools:
             return _refused(ApiError(400, "bad_request", f"no tool named {name!r}"))
         _, schema, handler = tools[name]
-        missing = [field for field in schema["required"] if field not in (arguments or {})]
-        if missing:
-            return _refused(_missing(missing))
+        wrong = _wrong_arguments(schema, arguments or {})
+        if wrong:
+            return _refused(wrong)
         try:
             async with client_for() as mr:
                 answer = await handler(mr, arguments)
@@ -222,8 +222,6 @@ def build(client_for: ClientFor, *, local_files: bool) -> Server[Any, Any]:
             return _refused(exc)
         except ServiceUnreachable as exc:
             return _refused(ApiError(502, "bad_gateway", f"maproom is unreachable: {exc}"))
-        except (TypeError, AttributeError, KeyError) as exc:  # arguments of the wrong shape
-            return _refused(ApiError(400, "bad_request", f"invalid arguments: {exc}"))
         return _result(answer)
 
     @server.list_resource_templates()  # type: ignore[no-untyped-call,untyped-decorator]
@@ -261,9 +259,22 @@ def build(client_for: ClientFor, *, local_files: bool) -> Server[Any, Any]:
     return server
 
 
-def _missing(fields: list[str]) -> ApiError:
-    details = [{"path": field, "message": "required"} for field in fields]
-    return ApiError(400, "bad_request", f"missing argument(s): {', '.join(fields)}", details)
+JSON_TYPES: dict[str, type | tuple[type, ...]] = {"string": str, "array": list, "object": dict}
+
+
+def _wrong_arguments(schema: dict[str, Any], arguments: dict[str, Any]) -> ApiError | None:
+    """The arguments' missing or ill-typed top-level fields, as a `bad_request` (what lies
+    inside them, the actions and the style, the API validates)."""
+    details = [{"path": field, "message": "required"}
+               for field in schema["required"] if field not in arguments]  # fmt: skip
+    for field, value in arguments.items():
+        expected = schema["properties"].get(field, {}).get("type")
+        if expected in JSON_TYPES and not isinstance(value, JSON_TYPES[expected]):
+            details.append({"path": field, "message": f"expected {expected}"})
+    if not details:
+        return None
+    fields = ", ".join(f"{d['path']} ({d['message']})" for d in details)
+    return ApiError(400, "bad_request", f"invalid arguments: {fields}", details)
 
 
 def _result(answer: Any) -> types.CallToolResult:

@@ -105,6 +105,11 @@ async def test_http_refusals_are_tool_errors(service: Service) -> None:
             "actions[0]"
         )
         assert refusal(await session.call_tool("list_layers", {}))["code"] == "bad_request"
+        shapeless = {"project_id": project_id, "actions": "fly to Paris"}
+        error = refusal(await session.call_tool("dispatch_actions", shapeless))
+        assert error["code"] == "bad_request" and error["details"][0]["path"] == "actions"
+        odd = {"project_id": project_id, "actions": ["fly"]}
+        assert refusal(await session.call_tool("dispatch_actions", odd))["code"] == "bad_request"
         gone = await session.call_tool("list_layers", {"project_id": "no-such-project"})
         assert refusal(gone)["code"] == "not_found"
     reader = service.make_key(scopes=["session"])
