@@ -6,12 +6,14 @@ the background, the polygons as land and their outlines as borders. Outlines are
 per zoom band to about half a pixel of the band's deepest zoom, so a tile stays small at every
 zoom and keeps the full 1:10m detail from zoom 9 on. Why vector tiles rather than one GeoJSON
 per zoom band: a GeoJSON source is downloaded whole when the style loads (2.9 MB for the world
-at full detail), while a tile carries only what its view shows (docs/basemap.md).
+at full detail), while a tile carries only what its view shows (docs/live-page.md, "What
+the offline basemap holds").
 """
 
 from __future__ import annotations
 
 import functools
+import threading
 from typing import Any
 
 import mapbox_vector_tile
@@ -28,21 +30,39 @@ BANDS = (2, 5, 8)
 TILE_PIXELS = 512
 
 
-@functools.cache
+_building = threading.Lock()  # a cold page asks for ten tiles at once: build each band once
+
+
 def _band(deepest: int | None) -> tuple[shapely.STRtree, list[Any], list[dict[str, str]]]:
     """Every country in unit coordinates, simplified for zooms up to `deepest` (None: as
     shipped), with a tree to find those a tile meets."""
+    with _building:
+        return _built_band(deepest)
+
+
+@functools.cache
+def _built_band(deepest: int | None) -> tuple[shapely.STRtree, list[Any], list[dict[str, str]]]:
     shapes, props = [], []
-    for code, name, geometry in all_countries():
-        unit = shapely.transform(geometry, lambda c: to_unit_square(c[:, 0], c[:, 1]))
-        if not unit.is_valid:  # Antarctica's ring runs to the pole, beyond Web Mercator's edge
-            unit = _polygonal(shapely.make_valid(unit))
+    for unit, prop in _unit_countries():
         if deepest is not None:
             unit = shapely.simplify(unit, 0.5 / (2**deepest * TILE_PIXELS), preserve_topology=True)
         if not unit.is_empty:
             shapes.append(unit)
-            props.append({"name": name, "code": code})
+            props.append(prop)
     return shapely.STRtree(shapes), shapes, props
+
+
+@functools.cache
+def _unit_countries() -> list[tuple[Any, dict[str, str]]]:
+    """Every country of the archive in unit coordinates, made valid (read and projected once
+    for all bands)."""
+    found = []
+    for code, name, geometry in all_countries():
+        unit = shapely.transform(geometry, lambda c: to_unit_square(c[:, 0], c[:, 1]))
+        if not unit.is_valid:  # Antarctica's ring runs to the pole, beyond Web Mercator's edge
+            unit = _polygonal(shapely.make_valid(unit))
+        found.append((unit, {"name": name, "code": code}))
+    return found
 
 
 def _polygonal(geometry: Any) -> Any:
