@@ -1,6 +1,7 @@
 // Basemaps: the networked styles, maproom's own `offline` basemap (served by maproom from the
 // Natural Earth data it ships), the fallback to it when a networked one cannot load, and the
 // basemap categories (spec: set_basemap_category).
+import { fetchJson } from "./fetchjson.js";
 import { notice } from "./notices.js";
 
 export const BLANK = {
@@ -46,18 +47,6 @@ export function offlineStyle(origin) {
   };
 }
 
-async function fetchStyle(url, timeoutMs) {
-  const controller = new AbortController();
-  const timer = setTimeout(() => controller.abort(), timeoutMs);
-  try {
-    const response = await fetch(url, { signal: controller.signal, referrerPolicy: "no-referrer" });
-    if (!response.ok) throw new Error(`${response.status} ${url}`);
-    return await response.json();
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
 // The style to draw for a map state's basemap; a networked one that cannot load gives way to
 // the offline basemap, and the page says so.
 export async function basemapStyle(basemap, origin) {
@@ -71,7 +60,7 @@ export async function basemapStyle(basemap, origin) {
       if (!navigator.onLine) throw new Error("offline");
       return target;
     }
-    return await fetchStyle(target, 3000);
+    return await fetchJson(target, 3000, { referrerPolicy: "no-referrer" });
   } catch {
     const name = NETWORKED[wanted] ? `“${wanted}”` : "chosen";
     notice("basemap", `The ${name} basemap could not be loaded (no internet?); showing maproom's offline basemap.`);

@@ -3,7 +3,9 @@
 //   basemap.js  basemaps, the offline one and the fallback    masks.js   masks beneath the data
 //   style.js    maproom styles as MapLibre layers             popups.js  feature popups
 //   notices.js  legend, toasts, notices                       stream.js  the live stream
+//   fetchjson.js  one JSON fetch with a timeout
 import { applyCategories, basemapStyle, BLANK } from "./basemap.js";
+import { fetchJson } from "./fetchjson.js";
 import { drawMasks } from "./masks.js";
 import { drawLegend, link, toast } from "./notices.js";
 import { enablePopups } from "./popups.js";
@@ -13,17 +15,8 @@ import { configure, mapLayers, source, sourceId } from "./style.js";
 const page = { map: null, state: null, basemapKey: null, stateUrl: null, base: null };
 window.maproom = { map: null, lastEventId: null, state: null };
 
-async function fetchJson(url, timeoutMs = 8000) {
-  const controller = new AbortController();
-  const timer = setTimeout(() => controller.abort(), timeoutMs);
-  try {
-    const response = await fetch(url, { signal: controller.signal, cache: "no-store" });
-    if (!response.ok) throw new Error(`${response.status} ${url}`);
-    return await response.json();
-  } finally {
-    clearTimeout(timer);
-  }
-}
+// The project's state is never taken from the browser's cache.
+const fetchState = (url) => fetchJson(url, 8000, { cache: "no-store" });
 
 function removeOverlays(map) {
   for (const layer of [...(map.getStyle().layers || [])]) {
@@ -43,7 +36,7 @@ async function drawOverlays(map, state) {
     map.addSource(sourceId(layer), source(layer));
     for (const spec of mapLayers({ ...layer, glyphs })) map.addLayer(spec);
   }
-  await drawMasks(map, state.project.mapState, page.base, fetchJson);
+  await drawMasks(map, state.project.mapState, page.base);
   drawLegend(state.layers);
 }
 
@@ -71,7 +64,7 @@ async function render(state, { camera = false } = {}) {
 }
 
 async function refresh() {
-  await render(await fetchJson(page.stateUrl));
+  await render(await fetchState(page.stateUrl));
 }
 
 function announceFile(data) {
@@ -93,7 +86,7 @@ async function applyAction(action) {
   } else if (action.type === "file_generated") {
     announceFile(action);
   } else {
-    const state = await fetchJson(page.stateUrl);
+    const state = await fetchState(page.stateUrl);
     if (CAMERA_MOVES.includes(action.type)) {
       const v = state.project.mapState;
       map.easeTo({ center: v.center, zoom: v.zoom, bearing: v.bearing, pitch: v.pitch });
@@ -132,7 +125,7 @@ export async function start({ stateUrl, eventsUrl, palette }) {
   if (eventsUrl) {
     follow(eventsUrl, HANDLERS); // the snapshot draws the first state
   } else {
-    await render(await fetchJson(stateUrl), { camera: true });
+    await render(await fetchState(stateUrl), { camera: true });
   }
   window.maproom.ready = true;
 }

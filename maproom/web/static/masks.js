@@ -1,5 +1,7 @@
 // Masks (spec: set_country_mask, custom masks): everything outside the country or polygon is
 // shaded, drawn above the basemap and beneath every data layer.
+import { fetchJson } from "./fetchjson.js";
+
 const WORLD = [[-180, -85.06], [180, -85.06], [180, 85.06], [-180, 85.06], [-180, -85.06]];
 export const MASK_PREFIX = "mr-mask-";
 
@@ -31,7 +33,7 @@ function addMask(map, name, rings, color) {
     paint: { "line-color": color || "#000000", "line-width": 1, "line-opacity": 0.8 } }, below);
 }
 
-export async function drawMasks(map, mapState, base, fetchJson) {
+export async function drawMasks(map, mapState, base) {
   const country = mapState.countryMask;
   if (country && country.visible !== false && country.countryCode) {
     try {
