@@ -387,6 +387,20 @@ class IdempotencyMiddleware:
         status = 500
         kept: list[tuple[str, str]] = []
         body = bytearray()
+        settled = False
+
+        async def settle() -> None:
+            # Keep (or forget) the answer before its last byte leaves: a client that has read
+            # the whole answer and retries at once must find the record complete.
+            nonlocal settled
+            settled = True
+            if status >= 500:
+                await anyio.to_thread.run_sync(lambda: idempotency.abandon(db, **ids))
+                return
+            response = idempotency.StoredResponse(status, kept, bytes(body))
+            await anyio.to_thread.run_sync(
+                lambda: idempotency.complete(db, response=response, **ids)
+            )
 
         async def capture(message: Message) -> None:
             nonlocal status
@@ -399,15 +413,15 @@ class IdempotencyMiddleware:
                 )
             elif message["type"] == "http.response.body":
                 body.extend(message.get("body", b""))
+                if not message.get("more_body", False):
+                    await settle()
             await send(message)
 
         try:
             await self.app(scope, replay_body, capture)
         except BaseException:
-            await anyio.to_thread.run_sync(lambda: idempotency.abandon(db, **ids))
+            if not settled:
+                await anyio.to_thread.run_sync(lambda: idempotency.abandon(db, **ids))
             raise
-        if status >= 500:
+        if not settled:  # the application ended without a last body message
             await anyio.to_thread.run_sync(lambda: idempotency.abandon(db, **ids))
-            return
-        response = idempotency.StoredResponse(status, kept, bytes(body))
-        await anyio.to_thread.run_sync(lambda: idempotency.complete(db, response=response, **ids))

@@ -1,18 +1,24 @@
-"""Idempotent POST replay over HTTP (CONTRACT.md 1): one effect per Idempotency-Key."""
+"""Idempotent POST replay over HTTP (docs/api-decisions.md): one effect per Idempotency-Key."""
 
 from __future__ import annotations
+
+from collections.abc import Callable
 
 import anyio
 import httpx
 import pytest
 from fastapi import FastAPI
 
+from maproom.app import create_app
+from maproom.settings import Settings
+from tests.serving import serving
 from tests.support import (
     KeyMaker,
     assert_error,
     bearer,
     detail_paths,
     http_client,
+    new_key,
     project_count,
 )
 
@@ -155,3 +161,22 @@ async def test_revoked_key_gets_no_replay(
     await api.delete(f"/api/v1/api-keys/{created['id']}")
     response = await client.post("/api/v1/sessions", json={}, headers=headers)
     assert_error(response, 401, "unauthorized")
+
+
+def test_a_retry_right_after_the_answer_is_the_replay(
+    make_settings: Callable[..., Settings],
+) -> None:
+    """Once the whole answer has arrived, the same request is its replay, never a 409: the
+    record is complete before the last byte leaves (docs/api-decisions.md, idempotency)."""
+    app = create_app(make_settings(rate_limit_per_minute=10_000))
+    with serving(app, lifespan="on") as base, httpx.Client(base_url=base) as http:
+        http.headers.update(bearer(new_key(app)))
+        for attempt in range(200):
+            headers = idem(f"sequential-{attempt}")
+            first = http.post("/api/v1/sessions", json={"title": "Once"}, headers=headers)
+            assert first.status_code == 201, first.text
+            again = http.post("/api/v1/sessions", json={"title": "Once"}, headers=headers)
+            assert again.status_code == 201, (attempt, again.text)
+            assert again.headers["idempotent-replayed"] == "true"
+            assert again.content == first.content
+        assert http.get("/api/v1/usage").json()["projects"]["used"] == 200

@@ -184,3 +184,96 @@ def names(*expected: str) -> Check:
         assert list(s["layers"]) == list(expected), list(s["layers"])
 
     return check
+
+
+def _square(lng: float, lat: float, size: float = 0.1) -> dict[str, Any]:
+    ring = [[lng, lat], [lng + size, lat], [lng + size, lat + size], [lng, lat + size], [lng, lat]]
+    return {"type": "Polygon", "coordinates": [ring]}
+
+
+def _collection(rows: list[tuple[dict[str, Any], dict[str, Any]]]) -> dict[str, Any]:
+    return {
+        "type": "FeatureCollection",
+        "features": [
+            {"type": "Feature", "geometry": geometry, "properties": properties}
+            for geometry, properties in rows
+        ],
+    }
+
+
+# (name, country, population, capital, lng, lat)
+_CITIES = [
+    ("Tokyo", "Japan", 37_400_000, True, 139.69, 35.69),
+    ("Delhi", "India", 31_000_000, True, 77.21, 28.61),
+    ("São Paulo", "Brazil", 22_000_000, False, -46.63, -23.55),
+    ("Mexico City", "Mexico", 21_800_000, True, -99.13, 19.43),
+    ("Cairo", "Egypt", 21_300_000, True, 31.24, 30.04),
+    ("New York", "United States", 18_800_000, False, -74.01, 40.71),
+    ("Buenos Aires", "Argentina", 15_200_000, True, -58.38, -34.6),
+    ("Paris", "France", 11_000_000, True, 2.35, 48.86),
+    ("London", "United Kingdom", 9_500_000, True, -0.13, 51.51),
+    ("Madrid", "Spain", 6_700_000, True, -3.7, 40.42),
+    ("Berlin", "Germany", 3_600_000, True, 13.4, 52.52),
+    ("Lisbon", "Portugal", 2_900_000, True, -9.14, 38.72),
+    ("Munich", "Germany", 1_500_000, False, 11.58, 48.14),
+    ("Marseille", "France", 870_000, False, 5.37, 43.3),
+    ("Seville", "Spain", 690_000, False, -5.98, 37.39),
+    ("Porto", "Portugal", 230_000, False, -8.61, 41.15),
+]
+CITIES = _collection(
+    [
+        (
+            {"type": "Point", "coordinates": [lng, lat]},
+            {"name": name, "country": country, "population": pop, "capital": capital},
+        )
+        for name, country, pop, capital, lng, lat in _CITIES
+    ]
+)
+# Nine districts in a 3 x 3 grid west of Lisbon: name, value, population, region.
+DISTRICTS = _collection(
+    [
+        (
+            _square(-9.5 + 0.1 * (i % 3), 38.6 + 0.1 * (i // 3)),
+            {
+                "name": f"District {chr(65 + i)}",
+                "value": [12, 45, 7, 88, 23, 61, 3, 50, 34][i],
+                "population": [500, 1200, 800, 4000, 950, 2600, 300, 1800, 7100][i],
+                "region": ["North", "Centre", "South"][i // 3],
+            },
+        )
+        for i in range(9)
+    ]
+)
+SITES = _collection(
+    [
+        ({"type": "Point", "coordinates": [lng, lat]}, {"name": name, "kind": kind, "visitors": n})
+        for name, kind, n, lng, lat in [
+            ("Belém Tower", "monument", 600_000, -9.216, 38.692),
+            ("Jerónimos Monastery", "monument", 1_000_000, -9.206, 38.698),
+            ("Gulbenkian Museum", "museum", 450_000, -9.154, 38.737),
+            ("Oceanarium", "museum", 1_300_000, -9.094, 38.763),
+            ("São Jorge Castle", "monument", 2_000_000, -9.133, 38.714),
+            ("Monsanto Park", "park", 300_000, -9.19, 38.73),
+            ("Estrela Garden", "park", 200_000, -9.16, 38.714),
+        ]
+    ]
+)
+WORLD_RIVERS = _collection(
+    [
+        ({"type": "LineString", "coordinates": coords}, {"name": name, "length_km": length})
+        for name, length, coords in [
+            ("Tagus", 1007, [[-4.0, 40.0], [-6.5, 39.6], [-9.1, 38.7]]),
+            ("Douro", 897, [[-2.5, 41.8], [-6.0, 41.0], [-8.6, 41.15]]),
+            ("Seine", 777, [[4.7, 47.8], [2.35, 48.85], [0.1, 49.45]]),
+            ("Rhine", 1233, [[9.5, 47.5], [7.6, 50.3], [4.1, 51.9]]),
+        ]
+    ]
+)
+# The project of the newer evaluation sets (`"project": "world"`): Sites on top, then
+# Cities, Districts, Rivers.
+WORLD_LAYERS = [
+    ("rivers", "Rivers", WORLD_RIVERS),
+    ("districts", "Districts", DISTRICTS),
+    ("cities", "Cities", CITIES),
+    ("sites", "Sites", SITES),
+]

@@ -181,3 +181,15 @@ def cli_key(env: dict[str, str], data_dir: Path, email: str) -> str:
         env=environment(env), capture_output=True, text=True, timeout=120, check=True,
     )  # fmt: skip
     return made.stdout.strip()
+
+
+@contextlib.contextmanager
+def cluster_of_two(
+    tmp_path: Path, pg_server: str, **settings: str
+) -> Iterator[tuple[Worker, Worker, dict[str, str]]]:
+    """Workers A and B on one fresh database, one Redis and one bucket (their environment
+    plus `settings`); yields both and the environment."""
+    with fresh_database(pg_server) as database, moto_server() as s3:
+        env = deployment_env(database, redis_url(), s3) | settings
+        with start_worker(env, tmp_path / "a") as a, start_worker(env, tmp_path / "b") as b:
+            yield a, b, env

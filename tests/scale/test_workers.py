@@ -12,7 +12,6 @@ import asyncio
 import contextlib
 import signal
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -26,9 +25,7 @@ from tests.scale.services import (
     Worker,
     bucket_objects,
     cli_key,
-    deployment_env,
     fresh_database,
-    moto_server,
     redis_url,
     start_worker,
 )
@@ -40,15 +37,6 @@ pytestmark = [pytest.mark.postgresql, pytest.mark.scale, pytest.mark.anyio]
 def _local_copies(worker: Worker) -> set[str]:
     """The files of a worker's data dir (its scratch space holds its copies of objects)."""
     return {str(path.relative_to(worker.data_dir)) for path in worker.data_dir.rglob("*")}
-
-
-@pytest.fixture
-def cluster(tmp_path: Path, pg_server: str) -> Iterator[tuple[Worker, Worker, dict[str, str]]]:
-    """Workers A and B on one database, one Redis and one bucket; and their environment."""
-    with fresh_database(pg_server) as database, moto_server() as s3:
-        env = deployment_env(database, redis_url(), s3)
-        with start_worker(env, tmp_path / "a") as a, start_worker(env, tmp_path / "b") as b:
-            yield a, b, env
 
 
 async def test_two_workers_behave_as_one(
