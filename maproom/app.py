@@ -28,7 +28,7 @@ from maproom.api.middleware import (
 )
 from maproom.api.responses import json_response
 from maproom.api.routes import chat, files, keys, layers, map_actions, meta, pages, projects, views
-from maproom.domain import usage, workers
+from maproom.domain import orphans, usage, workers
 from maproom.domain.layers import profile_missing
 from maproom.errors import ServiceUnavailable
 from maproom.mcp.http import PATH as MCP_PATH
@@ -74,6 +74,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             tasks.start_soon(_flush_usage_forever, services)
             tasks.start_soon(_profile_missing, services, stopping)
             tasks.start_soon(_measure_unmeasured, services, stopping)
+            tasks.start_soon(_sweep_orphans, services, stopping)
             if services.bus is not None:
                 tasks.start_soon(services.bus.run)
             if registered is not None:
@@ -205,6 +206,19 @@ async def _measure_unmeasured(services: Services, stopping: threading.Event) -> 
         return
     if done:
         log.info("measured the storage of %d older files", done)
+
+
+async def _sweep_orphans(services: Services, stopping: threading.Event) -> None:
+    """Remove stored blobs that no row refers to (left by a crash), once, at start."""
+    grace = services.settings.orphan_grace_s
+    try:
+        removed = await anyio.to_thread.run_sync(
+            lambda: orphans.sweep(services.db, services.blobs, grace_seconds=grace, stop=stopping)
+        )
+    except Exception:
+        log.exception("could not sweep the blob store of files no row refers to")
+        return
+    log.info("removed the stored files of %d uploads that no row refers to", removed)
 
 
 def _free_bytes(services: Services) -> int:

@@ -57,6 +57,9 @@ class Settings(BaseSettings):
     blob_cache_mb: int = Field(default=1024, ge=16)
     # Project bodies each process keeps as JSON for reads (kept right by the commits it hears).
     body_cache_mb: int = Field(default=64, ge=0)
+    # Stored blobs that no row refers to (a process killed mid-upload) are removed at start
+    # once they are this old; younger ones may belong to an upload another worker is finishing.
+    orphan_grace_s: float = Field(default=3600.0, ge=0)
     # Set by `maproom serve --workers N` for its children (which needs MAPROOM_REDIS_URL): the
     # key and project caches then live only while the Redis bus can invalidate them.
     workers: int = Field(default=1, ge=1)

@@ -8,19 +8,23 @@ from typing import Any
 import orjson
 from fastapi import Request
 
+from maproom.api.deps import PARSED_BODY
 from maproom.errors import BadRequest
+
+_UNPARSED = object()
 
 
 async def json_object(request: Request) -> dict[str, Any]:
     """The request body as a JSON object, or a 400 saying what is wrong with it."""
-    raw = await request.body()
-    try:
-        body = orjson.loads(raw)
-    except orjson.JSONDecodeError as exc:
-        reason = str(exc).split(":", 1)[0]
-        raise BadRequest(
-            f"Malformed JSON body: {reason}", details=[{"path": "body", "message": reason}]
-        ) from None
+    body = request.scope.get("state", {}).get(PARSED_BODY, _UNPARSED)
+    if body is _UNPARSED:
+        try:
+            body = orjson.loads(await request.body())
+        except orjson.JSONDecodeError as exc:
+            reason = str(exc).split(":", 1)[0]
+            raise BadRequest(
+                f"Malformed JSON body: {reason}", details=[{"path": "body", "message": reason}]
+            ) from None
     if not isinstance(body, dict):
         problem = [{"path": "body", "message": "expected an object"}]
         raise BadRequest("The body must be a JSON object", details=problem)

@@ -29,18 +29,21 @@ from dataclasses import dataclass
 from typing import Annotated, Any, TypeVar
 
 import anyio.to_thread
+import orjson
 from fastapi import Depends, Header, Request
 from fastapi.responses import Response
 from fastapi.routing import APIRoute
 
 from maproom.domain.keys import Principal
-from maproom.errors import Unauthorized
+from maproom.errors import BadRequest, Unauthorized
+from maproom.limits import control_character, json_problem
 from maproom.runtime import Services
 
 T = TypeVar("T")
 F = TypeVar("F", bound=Callable[..., Any])
 SCOPES_ATTRIBUTE = "__maproom_scopes__"
 SCOPES_EXTENSION = "x-required-scopes"
+PARSED_BODY = "json_body"  # where `check_input` leaves the parsed JSON body
 
 
 def requires(*any_of: str) -> Callable[[F], F]:
@@ -82,6 +85,7 @@ class ScopedRoute(APIRoute):
                 raise Unauthorized()
             if scopes:
                 principal.require(*scopes)
+            await check_input(request)
             return await handler(request)
 
         return guarded
@@ -110,6 +114,36 @@ class ScopedRoute(APIRoute):
             return response
 
         return direct
+
+
+_BODY_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+
+
+async def check_input(request: Request) -> None:
+    """Every operation's input meets the rules of `maproom.limits` (control characters, JSON
+    depth), checked here once for all of them, after the scope check and before the body is
+    validated. A JSON body is parsed once: `bodies.json_object` takes it from here."""
+    for name, value in request.query_params.multi_items():
+        message = control_character(value) or control_character(name)
+        if message:
+            raise BadRequest(f"{name}: {message}", details=[{"path": name, "message": message}])
+    if request.method not in _BODY_METHODS:
+        return
+    kind = request.headers.get("content-type", "")
+    if kind.startswith("multipart/"):  # streamed by the upload parser, which checks its fields
+        return
+    raw = await request.body()
+    if not raw:
+        return
+    try:
+        body = orjson.loads(raw)
+    except orjson.JSONDecodeError:
+        return  # the operation's own parsing says what is wrong
+    problem = json_problem(body)
+    if problem is not None:
+        path, message = problem
+        raise BadRequest(f"{path}: {message}", details=[{"path": path, "message": message}])
+    request.scope.setdefault("state", {})[PARSED_BODY] = body
 
 
 def _returns_response(endpoint: Callable[..., Any]) -> bool:

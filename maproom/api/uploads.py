@@ -19,6 +19,7 @@ from python_multipart.exceptions import MultipartParseError
 from python_multipart.multipart import MultipartParser, parse_options_header
 
 from maproom.errors import BadRequest, PayloadTooLarge
+from maproom.limits import control_character
 
 FIELD_LIMIT = 64 * 1024
 FILE_FIELD = "file"
@@ -132,5 +133,11 @@ async def receive_upload(
             "No file in the upload",
             details=[{"path": FILE_FIELD, "message": "a file part named 'file' is required"}],
         )
+    named = {FILE_FIELD: receiver.upload.file_name, **receiver.fields}
+    for name, value in named.items():
+        message = control_character(value)
+        if message:
+            receiver.discard()
+            raise BadRequest(f"{name}: {message}", details=[{"path": name, "message": message}])
     receiver.upload.fields = receiver.fields
     return receiver.upload

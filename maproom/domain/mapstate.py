@@ -18,6 +18,7 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StrictBool
 from maproom.domain.common import Given, Omittable
 from maproom.domain.urlpolicy import check_url
 from maproom.errors import NotFound
+from maproom.limits import json_problem
 
 BASEMAP_STYLES = ("light", "dark", "streets", "satellite", "blank", "offline")
 CATEGORY_KEYS = ("water", "land", "parks", "roads", "buildings", "boundaries", "labels")
@@ -65,6 +66,9 @@ def geojson_text(value: Any) -> str:
             value = orjson.loads(value)
         except orjson.JSONDecodeError as exc:
             raise ValueError("geojson is not valid JSON") from exc
+        problem = json_problem(value)
+        if problem is not None:
+            raise ValueError(f"geojson: {problem[0]}: {problem[1]}")
     if not isinstance(value, dict) or value.get("type") not in MASK_SHAPES:
         raise ValueError("geojson must be a Polygon, MultiPolygon, Feature or FeatureCollection")
     return orjson.dumps(value).decode()
@@ -124,7 +128,8 @@ def default_map_state() -> dict[str, Any]:
 
 
 class _Model(BaseModel):
-    model_config = ConfigDict(extra="ignore")
+    # An unknown field is a mistake the client should hear of (`{"zom": 5}`), as in styles.
+    model_config = ConfigDict(extra="forbid")
 
 
 class BasemapCategory(_Model):
@@ -179,7 +184,7 @@ def country_mask(
 
 
 class MapStatePatch(_Model):
-    """Fields of a map state a client may set; every one optional, unknown ones ignored."""
+    """Fields of a map state a client may set; every one optional, unknown ones refused."""
 
     center: Given[Center] = None
     zoom: Given[Zoom] = None

@@ -14,7 +14,7 @@ Two checks, at two moments (CONTRACT.md 5):
   holding it (502 otherwise).
 
 "Public" is `ipaddress`'s `is_global` and not multicast; IPv6 forms that embed an IPv4 address
-(mapped, 6to4, NAT64, Teredo) are judged by that address too.
+(mapped, IPv4-compatible, 6to4, NAT64, Teredo) are judged by that address too.
 """
 
 from __future__ import annotations
@@ -35,6 +35,7 @@ LOCAL_NAMES = frozenset({"localhost", "localhost.localdomain", "ip6-localhost", 
 _DOTS = str.maketrans({"\u3002": ".", "\uff0e": ".", "\uff61": "."})  # what WHATWG URL maps
 _LEGACY_IPV4 = re.compile(r"[0-9a-fx.]+", re.IGNORECASE).fullmatch
 _NAT64 = ipaddress.ip_network("64:ff9b::/96")
+_IPV4_COMPATIBLE = ipaddress.ip_network("::/96")  # deprecated `::a.b.c.d`, still routed by some
 
 
 # What `MAPROOM_FETCH_ALLOWLIST` lets through, for the request being handled (the service sets
@@ -94,7 +95,7 @@ def is_public(address: Address) -> bool:
         embedded = address.ipv4_mapped or address.sixtofour
         if embedded is None and address.teredo is not None:
             embedded = address.teredo[1]
-        if embedded is None and address in _NAT64:
+        if embedded is None and (address in _NAT64 or address in _IPV4_COMPATIBLE):
             embedded = ipaddress.IPv4Address(int(address) & 0xFFFFFFFF)
         if embedded is not None:
             return is_public(embedded)

@@ -28,6 +28,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
 
+import orjson
+
+from maproom.limits import has_control_in_json, json_problem
+
 GEOJSON_NAME = "layer.geojson"
 COG_NAME = "layer.tif"
 TILES_NAME = "layer.tiles"  # a GeoJSON layer's tile index (`geo.tilestore`), beside it
@@ -134,7 +138,11 @@ class FeatureSink:
         self._limits = limits
 
     def write(self, feature: bytes) -> None:
-        """Append one serialised feature (a JSON object without a trailing newline)."""
+        """Append one serialised feature (a JSON object without a trailing newline); GeoError
+        if one of its strings holds a control character (`maproom.limits`)."""
+        if has_control_in_json(feature):
+            path, message = json_problem(orjson.loads(feature)) or ("", "")
+            raise GeoError(f"feature {self.count + 1}: {path.removeprefix('properties.')}: {message}")
         self._file.write(self._sep + feature)
         self._sep = b",\n"
         self.count += 1

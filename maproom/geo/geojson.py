@@ -25,12 +25,14 @@ output: as before, nothing is kept unless the whole document passed.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
 
 import ijson
+import numpy as np
 import orjson
 
 from maproom.geo.base import (
@@ -42,6 +44,7 @@ from maproom.geo.base import (
     geometry_label,
 )
 from maproom.geo.fields import FieldProfiler, write_profile
+from maproom.limits import MAX_JSON_DEPTH
 
 SINGLE_FORM = {
     "Point": "Point",
@@ -117,6 +120,9 @@ def convert(source: Path, workdir: Path, limits: Limits) -> Conversion:
 def _features(source: Path, extent: Extent) -> Iterator[Any]:
     """The checked features of a file (see the module docstring), one at a time."""
     with source.open("rb") as stream:
+        if deeper_than(stream, MAX_JSON_DEPTH):
+            raise GeoError(f"the document is nested deeper than {MAX_JSON_DEPTH} levels")
+        stream.seek(0)
         start = stream.read(len(_UTF8_BOM))
         offset = len(start) if start == _UTF8_BOM else 0
         stream.seek(offset)
@@ -147,6 +153,43 @@ class _Head:
 
     kind: str
     type: Any = None
+
+
+_ESCAPE = re.compile(rb"\\.", re.S)
+_STRING = re.compile(rb'"[^"]*"')
+_NOT_STRUCTURE = bytes(range(256)).translate(None, b'"[]{}')
+_STEP = np.zeros(256, dtype=np.int32)
+_STEP[[ord("["), ord("{")]] = 1
+_STEP[[ord("]"), ord("}")]] = -1
+
+
+def deeper_than(stream: IO[bytes], limit: int, chunk: int = 1 << 20) -> bool:
+    """Whether a JSON document is nested deeper than `limit`, read in chunks at C speed (a
+    parser, ijson's included, spends memory out of proportion to such a document's size).
+    Escapes are dropped, then everything but quotes and brackets, then whole strings; the
+    brackets left give the depth."""
+    depth, in_string, carry = 0, False, b""
+    while data := stream.read(chunk):
+        data = _ESCAPE.sub(b"", carry + data)
+        carry = b""
+        if data.endswith(b"\\"):  # an escape cut by the chunk's end
+            carry, data = b"\\", data[:-1]
+        data = data.translate(None, _NOT_STRUCTURE)
+        if in_string:
+            end = data.find(b'"')
+            if end < 0:
+                continue
+            data, in_string = data[end + 1 :], False
+        data = _STRING.sub(b"", data)
+        start = data.find(b'"')
+        if start >= 0:
+            data, in_string = data[:start], True
+        if data:
+            levels = np.cumsum(_STEP[np.frombuffer(data, dtype=np.uint8)]) + depth
+            if int(levels.max()) > limit:
+                return True
+            depth = int(levels[-1])
+    return False
 
 
 def _top_level(stream: IO[bytes]) -> _Head:

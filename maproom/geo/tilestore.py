@@ -25,9 +25,18 @@ contiguous run of records, and those filed above it are one exact key per ancest
 handful of binary searches. The 8 neighbouring tiles' runs are read too, for what reaches into
 the tile's 64-pixel buffer.
 
+**Heavy features.** A feature whose line passes `HEAVY_BYTES` (a polygon of thousands of
+vertices) is not read from the GeoJSON file: at index time its geometry is projected once and
+simplified for each even zoom up to `FULL_ZOOM` (half a pixel at that zoom, topology kept),
+and the versions are stored in the index with its properties. A tile reads the version made
+for its zoom, clips it and encodes it, so a polygon of a million vertices costs a tile about
+what its outline at that zoom costs (a few thousand vertices), in time and in memory; from
+`FULL_ZOOM` + 1 on, the whole geometry, clipped to the tile.
+
 **The file.** `MRTILES1` magic, the record count, where each first zoom's records start, then
 four columns: sort keys (u64), boxes in the Web Mercator unit square (4 x f32), the features'
-byte offsets (u64) and lengths (u32) in the GeoJSON file. The columns are memory-mapped, so a
+byte offsets (u64) and lengths (u32) in the GeoJSON file (an offset with its top bit set points
+into the heavy features' section instead, which follows the columns). The columns are memory-mapped, so a
 tile touches a few pages of the index; feature bodies are read by offset from the GeoJSON
 file (`os.pread`). Both files are local (an object store's are copied to local disk first).
 
@@ -68,6 +77,9 @@ MAX_TILE_FEATURES = 50_000
 MAX_CANDIDATES = 200_000  # records one tile considers at most (then thinned by stride)
 MAX_LAT = 85.0511287798066
 CHUNK = 1 << 16
+HEAVY_BYTES = 64 * 1024  # a feature line longer than this is a heavy feature (docstring)
+HEAVY_ZOOMS = tuple(range(0, FULL_ZOOM + 1, 2))
+HEAVY_FLAG = np.uint64(1 << 63)
 
 
 # --- at conversion: what each feature is and where ------------------------------------------
@@ -81,8 +93,16 @@ class Recorder:
     def __init__(self, folder: Path) -> None:
         self.folder = Path(tempfile.mkdtemp(dir=folder, prefix=".records-"))
         self._files = [(self.folder / str(i)).open("wb") for i in range(6)]
+        self._heavy = (self.folder / "heavy").open("wb")
         self._values = array.array("d")
         self.count = 0
+
+    def add_heavy(self, box: tuple[float, float, float, float], entry: bytes) -> None:
+        """A heavy feature: its entry goes to the heavy section; its offset is stored as
+        `-1 - position` in that section (told apart from line offsets in `build`)."""
+        position = self._heavy.tell()
+        self._heavy.write(entry)
+        self.add_box(box, -1 - position, len(entry))
 
     def add(self, offset: int, length: int, box: tuple[float, float, float, float] | None) -> None:
         """One feature: its line's offset and length; `box` None for a null geometry."""
@@ -102,13 +122,13 @@ class Recorder:
     def finish(self) -> Path:
         """Write what is pending; the folder of the six column files."""
         self._flush()
-        for file in self._files:
+        for file in (*self._files, self._heavy):
             file.close()
         return self.folder
 
     def discard(self) -> None:
         """Drop the records (once the index is built, or the conversion failed)."""
-        for file in self._files:
+        for file in (*self._files, self._heavy):
             file.close()
         shutil.rmtree(self.folder, ignore_errors=True)
 
@@ -139,8 +159,13 @@ def records_of(data: Path, folder: Path) -> tuple[Path, int]:
                     lng, lat = float(x), float(rest.partition(b",")[0])
                     add((lng, lat, lng, lat), start, len(text))
                 elif text.startswith(b'{"type":"Feature"'):
-                    box = box_of(orjson.loads(text).get("geometry"))
-                    if box is not None:
+                    feature = orjson.loads(text)
+                    box = box_of(feature.get("geometry"))
+                    if box is None:
+                        continue
+                    if len(text) > HEAVY_BYTES:
+                        recorder.add_heavy(box, heavy_entry(feature))
+                    else:
                         add(box, start, len(text))
     except BaseException:
         recorder.discard()
@@ -171,6 +196,25 @@ def box_of(geometry: Any) -> tuple[float, float, float, float] | None:
     if not xs:
         return None
     return (min(xs), min(ys), max(xs), max(ys))
+
+
+def heavy_entry(feature: dict[str, Any]) -> bytes:
+    """A heavy feature as the index keeps it: a u32 header length, the header (JSON: its
+    properties and `levels`, `[zoom, offset, length]` of each version), then each version's
+    WKB, in Web Mercator unit coordinates (see the module docstring)."""
+    geometry = shapely.from_geojson(orjson.dumps(feature["geometry"]))
+    version = shapely.transform(geometry, lambda c: to_unit_square(c[:, 0], c[:, 1]))
+    blobs = [(LEVELS - 1, shapely.to_wkb(version))]  # the whole, from FULL_ZOOM + 1
+    for zoom in reversed(HEAVY_ZOOMS):  # each simplified from the finer one
+        half_pixel = 0.5 * POINT_CELL / (float(2**zoom) * EXTENT)
+        version = shapely.simplify(version, half_pixel, preserve_topology=True)
+        blobs.append((zoom, shapely.to_wkb(version)))
+    levels, at = [], 0
+    for zoom, wkb in blobs:
+        levels.append([zoom, at, len(wkb)])
+        at += len(wkb)
+    header = orjson.dumps({"properties": feature.get("properties"), "levels": levels})
+    return len(header).to_bytes(4, "little") + header + b"".join(wkb for _, wkb in blobs)
 
 
 # --- building the index ---------------------------------------------------------------------
@@ -213,10 +257,23 @@ def build(records: Path, count: int, out: Path) -> Path:
         # line offsets and lengths; one column in memory at a time.
         for source, convert, kind in ((0, _unit_x, "<f4"), (3, _unit_y, "<f4"),
                                       (2, _unit_x, "<f4"), (1, _unit_y, "<f4"),
-                                      (4, None, "<u8"), (5, None, "<u4")):  # fmt: skip
+                                      (4, _offsets, "<u8"), (5, None, "<u4")):  # fmt: skip
             values = _column(records, source)[order]
             file.write((convert(values) if convert else values).astype(kind).tobytes())
             del values
+        heavy = records / "heavy"
+        if heavy.exists():
+            with heavy.open("rb") as section:
+                shutil.copyfileobj(section, file, 1 << 20)
+    return out
+
+
+def _offsets(values: NDArray[Any]) -> NDArray[Any]:
+    """Line offsets as they are; a heavy feature's (`-1 - position`) as its position in the
+    heavy section with the top bit set."""
+    heavy = values < 0
+    out = np.where(heavy, -1 - values, values).astype(np.uint64)
+    out[heavy] |= HEAVY_FLAG
     return out
 
 
@@ -359,6 +416,8 @@ class TileStore:
         box = [column("<f4", (count,)) for _ in range(4)]
         self._c = _Columns(count, starts, keys, box, column("<u8", (count,)),
                            column("<u4", (count,)))  # fmt: skip
+        self.index = index
+        self._heavy_at = at  # the heavy features' section follows the columns
 
     @property
     def feature_count(self) -> int:
@@ -452,18 +511,48 @@ class TileStore:
             keep[np.flatnonzero(points)[first]] = True
             picked = picked[keep]
         picked = picked[:MAX_TILE_FEATURES]
-        order = np.argsort(np.asarray(c.offsets[picked]))
+        offsets = np.asarray(c.offsets[picked])
+        order = np.argsort(offsets)
         features: list[dict[str, Any]] = []
         fd = os.open(self.data, os.O_RDONLY)
         try:
-            for i in picked[order]:
-                raw = os.pread(fd, int(c.lengths[i]), int(c.offsets[i]))
-                feature = _mvt_feature(orjson.loads(raw), x0, y0, scale)
+            for i, offset in zip(picked[order], offsets[order], strict=True):
+                if offset & HEAVY_FLAG:
+                    at = self._heavy_at + int(offset & ~HEAVY_FLAG)
+                    feature = self._heavy_feature(at, z, x0, y0, scale)
+                else:
+                    raw = os.pread(fd, int(c.lengths[i]), int(offset))
+                    feature = _mvt_feature(orjson.loads(raw), x0, y0, scale)
                 if feature is not None:
                     features.append(feature)
         finally:
             os.close(fd)
         return features
+
+    def _heavy_feature(
+        self, at: int, z: int, x0: float, y0: float, scale: float
+    ) -> dict[str, Any] | None:
+        """A heavy feature's version for zoom `z` (module docstring), clipped to the tile."""
+        with self.index.open("rb") as file:
+            file.seek(at)
+            size = int.from_bytes(file.read(4), "little")
+            header = orjson.loads(file.read(size))
+            zoom, offset, wkb_length = min(
+                (level for level in header["levels"] if level[0] >= z),
+                key=lambda level: level[0],
+                default=max(header["levels"], key=lambda level: level[0]),
+            )
+            file.seek(at + 4 + size + offset)
+            version = shapely.from_wkb(file.read(wkb_length))
+        pad = BUFFER / scale
+        near = shapely.clip_by_rect(version, x0 - pad, y0 - pad, x0 + EXTENT / scale + pad,
+                                    y0 + EXTENT / scale + pad)  # fmt: skip
+        if near.is_empty:
+            return None
+        clipped = in_tile(near, x0, y0, scale)
+        if clipped is None:
+            return None
+        return {"geometry": clipped, "properties": _properties(header["properties"])}
 
 
 def _morton_one(col: int, row: int) -> int:

@@ -70,6 +70,11 @@ class BlobStore(Protocol):
         """The bytes of every blob whose key starts with `prefix/`."""
         ...
 
+    def listing(self, prefix: str) -> Iterator[tuple[str, int, float]]:
+        """`(key, size, modified)` of every blob under a folder-like prefix (`modified` in
+        seconds since the epoch)."""
+        ...
+
     def exists(self, key: str) -> bool:
         """Whether a blob is stored under `key`."""
         ...
@@ -154,6 +159,7 @@ class LocalBlobStore:
         dst.parent.mkdir(parents=True, exist_ok=True)
         try:
             os.link(src, dst)
+            os.utime(dst)  # a new blob by its age (`domain/orphans.py` spares young ones)
         except OSError:
             self._copy_into_place(src, dst)
 
@@ -183,6 +189,19 @@ class LocalBlobStore:
             for p in folder.rglob("*")
             if p.is_file() and not p.name.startswith(".")
         )
+
+    def listing(self, prefix: str) -> Iterator[tuple[str, int, float]]:
+        """`(key, size, modified)` of every blob under a folder-like prefix."""
+        folder = self._path(prefix)
+        for path in sorted(folder.rglob("*")) if folder.is_dir() else ():
+            if path.name.startswith("."):  # a file on its way into place
+                continue
+            try:
+                info = path.stat()
+            except FileNotFoundError:
+                continue
+            if path.is_file():
+                yield path.relative_to(self.root).as_posix(), info.st_size, info.st_mtime
 
     def ping(self) -> None:
         """The folder exists and is writable."""

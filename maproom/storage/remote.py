@@ -7,6 +7,11 @@ connection in maproom's hands rather than GDAL's (CONTRACT.md 5 and 8):
   lead elsewhere;
 - a redirect is followed only after its target passes the same check (five hops at most);
 - every request has a timeout;
+- every answer is bounded (docs/api-decisions.md, remote sources): its status is looked at
+  before any of its body is read, a range read takes at most the bytes it asked for (an answer
+  that says or turns out to be longer is cut off: 502), and no compressed answer is accepted,
+  since a small gzip body can inflate without end (`Accept-Encoding: identity` is sent, and an
+  answer with another `Content-Encoding` is 502);
 - what went wrong is kept (`RemoteFile.failure`) as a `BadGateway` or `GatewayTimeout`, since
   GDAL turns a Python exception raised inside its read into its own error and the cause is lost
   on the way out.
@@ -58,7 +63,7 @@ class RemoteFile(RangedFile):
     def _locate(self, url: str) -> tuple[str, int]:
         """Follow checked redirects to the file; its final URL and size."""
         for _ in range(MAX_REDIRECTS + 1):
-            response = self._send(url, 0, 0)
+            response, _ = self._send(url, 0, 0)
             if response.is_redirect:
                 location = response.headers.get("location")
                 if not location:
@@ -79,15 +84,14 @@ class RemoteFile(RangedFile):
         )
 
     def _get(self, url: str, first: int, last: int) -> bytes:
-        response = self._send(url, first, last)
-        if response.status_code != 206:
-            raise self._fail(
-                BadGateway(f"The remote source answered {response.status_code} to a range read")
-            )
-        return response.content
+        return self._send(url, first, last, body=True)[1]
 
-    def _send(self, url: str, first: int, last: int) -> httpx.Response:
-        """One range request to the checked address of `url`'s host."""
+    def _send(
+        self, url: str, first: int, last: int, *, body: bool = False
+    ) -> tuple[httpx.Response, bytes]:
+        """One range request to the checked address of `url`'s host. With `body`, the answer
+        must be the range (206) and its body is read, at most `last - first + 1` bytes;
+        otherwise only its status and headers are (a redirect, or the size of the file)."""
         try:
             address = fetch_address(url, self.allowlist)
         except MaproomError as error:
@@ -96,21 +100,60 @@ class RemoteFile(RangedFile):
         host = f"[{address}]" if address.version == 6 else str(address)
         netloc = host if parts.port is None else f"{host}:{parts.port}"
         pinned = urlunsplit((parts.scheme, netloc, parts.path or "/", parts.query, ""))
-        headers = {"Host": parts.netloc.rsplit("@", 1)[-1], "Range": f"bytes={first}-{last}"}
+        headers = {
+            "Host": parts.netloc.rsplit("@", 1)[-1],
+            "Range": f"bytes={first}-{last}",
+            "Accept-Encoding": "identity",
+        }
         extensions = {"sni_hostname": parts.hostname} if parts.scheme == "https" else {}
         try:
             request = self._client.build_request(
                 "GET", pinned, headers=headers, extensions=extensions
             )
-            response = self._client.send(request)
-            response.read()
+            response = self._client.send(request, stream=True)
+            try:
+                content = self._read_range(response, last - first + 1) if body else b""
+            finally:
+                response.close()
         except httpx.TimeoutException:
             raise self._fail(GatewayTimeout("The remote source did not answer in time")) from None
         except httpx.HTTPError as exc:
             raise self._fail(
                 BadGateway(f"The remote source could not be reached ({type(exc).__name__})")
             ) from None
-        return response
+        return response, content
+
+    def _read_range(self, response: httpx.Response, wanted: int) -> bytes:
+        """A range answer's body, refusing anything but `wanted` bytes
+        sent as they are (see the module docstring)."""
+        if response.status_code != 206:
+            raise self._fail(
+                BadGateway(f"The remote source answered {response.status_code} to a range read")
+            )
+        encoding = response.headers.get("content-encoding", "identity").strip().lower()
+        if encoding not in ("", "identity"):
+            raise self._fail(
+                BadGateway(f"The remote source answered a range read with {encoding} data")
+            )
+        declared = response.headers.get("content-length", "")
+        if declared.isdigit() and int(declared) > wanted:
+            raise self._fail(self._too_long(wanted))
+        chunks, size = [], 0
+        try:
+            for chunk in response.iter_raw():
+                size += len(chunk)
+                if size > wanted:
+                    raise self._fail(self._too_long(wanted))
+                chunks.append(chunk)
+        except httpx.StreamConsumed:  # a transport that answered from memory (tests)
+            chunks, size = [response.content], len(response.content)
+            if size > wanted:
+                raise self._fail(self._too_long(wanted)) from None
+        return b"".join(chunks)
+
+    @staticmethod
+    def _too_long(wanted: int) -> BadGateway:
+        return BadGateway(f"The remote source answered more than the {wanted} bytes asked for")
 
     def _fail(self, error: MaproomError) -> MaproomError:
         self.failure = error

@@ -221,13 +221,19 @@ class S3BlobStore:
         """The bytes of every object under `prefix/`."""
         return sum(size for _, size in self._listing(prefix))
 
-    def _listing(self, prefix: str) -> Iterator[tuple[str, int]]:
+    def listing(self, prefix: str) -> Iterator[tuple[str, int, float]]:
+        """`(key, size, modified)` of every object under `prefix/`."""
         pages = self.client.get_paginator("list_objects_v2").paginate(
             Bucket=self.bucket, Prefix=self._name(prefix) + "/"
         )
         for page in pages:
             for item in page.get("Contents", ()):
-                yield item["Key"][len(self.prefix) :], int(item["Size"])
+                modified = item["LastModified"].timestamp()
+                yield item["Key"][len(self.prefix) :], int(item["Size"]), modified
+
+    def _listing(self, prefix: str) -> Iterator[tuple[str, int]]:
+        for key, size, _ in self.listing(prefix):
+            yield key, size
 
     def _forget(self, keys: list[str]) -> None:
         with self._lock:

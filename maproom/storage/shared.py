@@ -10,6 +10,10 @@ only record: Redis carries nudges, never events.
 `RedisRateLimiter` keeps each key's sliding window in Redis, checked and counted in one Lua
 script, so N workers together accept the per-key budget, not N times it.
 
+The limiter's commands share a small pool of connections that a burst waits for (up to
+`POOL_WAIT_SECONDS`), so a burst of requests never opens a connection per request, nor makes a
+worker give up on Redis: only Redis being down does.
+
 When Redis cannot be reached (documented in docs/deploy.md): limits fall back to the worker's
 own counters (each worker then accepts up to the budget), the key cache is switched off (every
 request checks the database, so a revocation is seen at once), and when the subscription comes
@@ -40,6 +44,8 @@ log = logging.getLogger("maproom.shared")
 MAX_PENDING = 10_000
 RETRY_SECONDS = 0.5
 TIMEOUT_SECONDS = 0.5
+POOL_SIZE = 16  # the limiter's connections per worker: one Lua call takes microseconds
+POOL_WAIT_SECONDS = 2.0
 
 
 def namespace(database_url: str) -> str:
@@ -212,6 +218,20 @@ return {cur, prev}
 """
 
 
+def _pooled_client(url: str) -> aioredis.Redis:
+    """A client whose commands wait for one of `POOL_SIZE` connections instead of opening
+    more (redis-py's default pool opens one per concurrent command, without bound)."""
+    pool = aioredis.BlockingConnectionPool.from_url(
+        url,
+        max_connections=POOL_SIZE,
+        timeout=POOL_WAIT_SECONDS,
+        socket_timeout=POOL_WAIT_SECONDS,
+        socket_connect_timeout=POOL_WAIT_SECONDS,
+        health_check_interval=5,
+    )
+    return aioredis.Redis(connection_pool=pool)
+
+
 class RedisRateLimiter:
     """The per-key sliding window in Redis: one budget across workers. While Redis cannot be
     reached, this worker's own counters decide (and say so in the log)."""
@@ -222,7 +242,7 @@ class RedisRateLimiter:
         self.limit = limit
         self.name = f"{space}:rl:{name}"
         self.clock = clock
-        self._client = _client(url)
+        self._client = _pooled_client(url)
         self._script = self._client.register_script(_HIT)
         self._fallback = MemoryRateLimiter(limit, clock)
         self._down_until = 0.0
@@ -248,3 +268,4 @@ class RedisRateLimiter:
 
     async def close(self) -> None:
         await self._client.aclose()
+        await self._client.connection_pool.disconnect()

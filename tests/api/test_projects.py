@@ -328,11 +328,41 @@ async def test_any_finite_bearing_is_normalised(api: httpx.AsyncClient, bearing:
     assert math.remainder(stored - bearing, 360) == pytest.approx(0, abs=1e-9)
 
 
-async def test_unknown_fields_are_ignored(api: httpx.AsyncClient) -> None:
+async def test_unknown_top_level_fields_are_ignored(api: httpx.AsyncClient) -> None:
     project = await create_project(api)
-    response = await patch(api, project["id"], {"colour": "red", "mapState": {"tilt": 3}})
+    response = await patch(api, project["id"], {"colour": "red", "mapState": {"zoom": 3}})
     assert response.status_code == 200
-    assert response.json()["mapState"] == DEFAULT_MAP_STATE
+    assert response.json()["mapState"]["zoom"] == 3
+
+
+@pytest.mark.parametrize(
+    ("map_state", "path"),
+    [
+        ({"zom": 5}, "mapState.zom"),
+        ({"zoom": 4, "tilt": 3}, "mapState.tilt"),
+        ({"countryMask": {"countryCode": "PT", "colour": "#fff"}}, "mapState.countryMask.colour"),
+        ({"basemap": {"style": "dark", "sea": "#000"}}, "mapState.basemap.sea"),
+    ],
+)
+async def test_unknown_map_state_fields_are_refused(
+    api: httpx.AsyncClient, map_state: dict[str, Any], path: str
+) -> None:
+    """A typo in the map state is a 400 at its path, as in styles (docs/api-decisions.md)."""
+    project = await create_project(api)
+    response = await patch(api, project["id"], {"mapState": map_state})
+    assert detail_paths(response) == [path]
+    created = await api.post("/api/v1/sessions", json={"mapState": map_state})
+    assert detail_paths(created) == [path]
+    assert (await get(api, project["id"])).json()["mapState"] == DEFAULT_MAP_STATE
+
+
+async def test_a_map_state_read_back_is_accepted_whole(api: httpx.AsyncClient) -> None:
+    project = await create_project(api)
+    changed = {"countryMask": {"countryCode": "PT"}, "basemap": {"style": "dark", "categories": {}}}
+    state = (await patch(api, project["id"], {"mapState": changed})).json()["mapState"]
+    again = await patch(api, project["id"], {"mapState": state})
+    assert again.status_code == 200, again.text
+    assert again.json()["mapState"] == state
 
 
 async def test_get_and_patch_send_etags(api: httpx.AsyncClient) -> None:

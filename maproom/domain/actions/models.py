@@ -36,6 +36,7 @@ from pydantic import (
     model_validator,
 )
 
+from maproom.domain.attribution import clean as clean_attribution
 from maproom.domain.common import Given
 from maproom.domain.mapstate import (
     BasemapCategory,
@@ -263,7 +264,13 @@ class AddTileLayer(BaseAction):
     url: Url
     layer_id: Given[LayerRef] = None
     layer_name: Given[LayerName] = None
-    attribution: Given[Annotated[str, Field(strict=True, max_length=500)]] = None
+    attribution: Given[
+        Annotated[
+            str,
+            Field(strict=True, max_length=500, description="Text with at most http(s) links"),
+            AfterValidator(clean_attribution),
+        ]
+    ] = None
     opacity: Given[Unit] = None
     min_zoom: Given[Zoom] = None
     max_zoom: Given[Zoom] = None

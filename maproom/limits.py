@@ -1,0 +1,67 @@
+"""Rules every input meets wherever it comes from (a JSON body, a query, a form field, an
+uploaded file), defined once (docs/api-decisions.md, hostile input).
+
+- Text holds no C0 control characters other than tab, newline and carriage return: NUL cannot
+  be stored in PostgreSQL text, and the others are never meant.
+- JSON is nested at most `MAX_JSON_DEPTH` levels: deeper documents cost a parser memory and
+  recursion out of proportion to their size, and no map document needs them.
+
+This module imports nothing of maproom's, so every layer (`geo` included) may use it.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+MAX_JSON_DEPTH = 64
+
+_CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f]")
+# The same characters as orjson writes them inside JSON text: `\u00XX`, or the short `\b` and
+# `\f` (`\t`, `\n`, `\r` are allowed), each not itself an escaped backslash.
+_CONTROL_IN_JSON = re.compile(
+    rb"(?<!\\)(?:\\\\)*\\(?:u00(?:0[0-8bcefBCEF]|1[0-9a-fA-F])|[bf])"
+)
+
+
+def control_character(text: str) -> str | None:
+    """A message naming the first control character `text` holds, or None when it has none."""
+    found = _CONTROL.search(text)
+    if found is None:
+        return None
+    return f"control character U+{ord(found.group()):04X} is not allowed"
+
+
+def has_control_in_json(encoded: bytes) -> bool:
+    """Whether some string of a JSON document (as orjson writes it) holds a control character."""
+    if b"\\u00" not in encoded and b"\\b" not in encoded and b"\\f" not in encoded:
+        return False  # the common case, without the regular expression
+    return _CONTROL_IN_JSON.search(encoded) is not None
+
+
+def json_problem(value: Any) -> tuple[str, str] | None:
+    """`(path, message)` of the first place where a parsed JSON document breaks the rules
+    (too deep, or a string or key with a control character), or None. Paths read like
+    `actions[2].layer_id`; the document itself is `body`."""
+    stack: list[tuple[Any, str, int]] = [(value, "", 0)]
+    while stack:
+        item, path, depth = stack.pop()
+        if isinstance(item, str):
+            message = control_character(item)
+            if message:
+                return path or "body", message
+        elif isinstance(item, dict | list):
+            if depth >= MAX_JSON_DEPTH:
+                return path or "body", f"nested deeper than {MAX_JSON_DEPTH} levels"
+            if isinstance(item, list):
+                children = [(v, f"{path}[{i}]", depth + 1) for i, v in enumerate(item)]
+            else:
+                children = []
+                for key, child in item.items():
+                    where = f"{path}.{key}" if path else str(key)
+                    message = control_character(str(key))
+                    if message:
+                        return where, f"in the field name: {message}"
+                    children.append((child, where, depth + 1))
+            stack.extend(reversed(children))  # document order
+    return None
