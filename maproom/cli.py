@@ -79,6 +79,17 @@ def _where(settings: Settings) -> str:
     return make_url(settings.resolved_database_url).render_as_string(hide_password=True)
 
 
+# uvicorn's own logging, plus maproom's messages (what was swept at start, Redis outages, ...)
+# at INFO on the same stream.
+LOG_CONFIG = {
+    **uvicorn.config.LOGGING_CONFIG,
+    "loggers": {
+        **uvicorn.config.LOGGING_CONFIG["loggers"],
+        "maproom": {"handlers": ["default"], "level": "INFO", "propagate": False},
+    },
+}
+
+
 def _fail(exc: MaproomError) -> typer.Exit:
     typer.echo(f"maproom: {exc.message}", err=True)
     return typer.Exit(2)
@@ -114,6 +125,7 @@ def serve(
         workers=workers,
         access_log=access_log,
         proxy_headers=True,
+        log_config=LOG_CONFIG,
         # Live streams never end by themselves: give them this long to go, then close them.
         timeout_graceful_shutdown=SHUTDOWN_GRACE_SECONDS,
     )

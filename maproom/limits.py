@@ -19,9 +19,7 @@ MAX_JSON_DEPTH = 64
 _CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f]")
 # The same characters as orjson writes them inside JSON text: `\u00XX`, or the short `\b` and
 # `\f` (`\t`, `\n`, `\r` are allowed), each not itself an escaped backslash.
-_CONTROL_IN_JSON = re.compile(
-    rb"(?<!\\)(?:\\\\)*\\(?:u00(?:0[0-8bcefBCEF]|1[0-9a-fA-F])|[bf])"
-)
+_CONTROL_IN_JSON = re.compile(rb"(?<!\\)(?:\\\\)*\\(?:u00(?:0[0-8bcefBCEF]|1[0-9a-fA-F])|[bf])")
 
 
 def control_character(text: str) -> str | None:

@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import functools
-from dataclasses import dataclass
+import os
+from dataclasses import dataclass, field
 from typing import Any
+
+import anyio
 
 from maproom.domain import links, projects, usage
 from maproom.domain.chat.builtin import BuiltinAgent
@@ -41,6 +44,12 @@ class Services:
     bodies: HeardCache[projects.Encoded]  # project bodies as JSON, on while every change is heard
 
     bus: RedisBus | None = None  # several workers: what they share goes through Redis
+    # The threads that may cut tiles at once: one per core. Cutting is CPU work partly holding
+    # the interpreter lock; more threads would not cut faster, and each one competing for the
+    # lock delays the event loop (health checks, reads) behind it (docs/tiles.md).
+    tile_slots: anyio.CapacityLimiter = field(
+        default_factory=lambda: anyio.CapacityLimiter(max(1, os.cpu_count() or 1))
+    )
 
     @classmethod
     def build(cls, settings: Settings) -> Services:

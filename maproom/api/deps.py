@@ -36,7 +36,7 @@ from fastapi.routing import APIRoute
 
 from maproom.domain.keys import Principal
 from maproom.errors import BadRequest, Unauthorized
-from maproom.limits import control_character, json_problem
+from maproom.limits import MAX_JSON_DEPTH, control_character, json_problem
 from maproom.runtime import Services
 
 T = TypeVar("T")
@@ -137,7 +137,11 @@ async def check_input(request: Request) -> None:
         return
     try:
         body = orjson.loads(raw)
-    except orjson.JSONDecodeError:
+    except orjson.JSONDecodeError as exc:
+        if str(exc).startswith("depth limit"):  # orjson's own limit, far past ours
+            message = f"nested deeper than {MAX_JSON_DEPTH} levels"
+            details = [{"path": "body", "message": message}]
+            raise BadRequest(f"body: {message}", details=details) from None
         return  # the operation's own parsing says what is wrong
     problem = json_problem(body)
     if problem is not None:

@@ -37,8 +37,9 @@ async def tile_response(services: Services, row: Any, z: int, x: int, y: int, fm
     source = source_of(row)
     found, tile = cache.get((source, z, x, y, fmt))
     if not found:
+        slots = services.tile_slots
         if fmt == "pbf":
-            tile = await anyio.to_thread.run_sync(cache.make_vector, source, z, x, y)
+            tile = await anyio.to_thread.run_sync(cache.make_vector, source, z, x, y, limiter=slots)
         else:
             settings = services.settings
             make = functools.partial(
@@ -46,7 +47,7 @@ async def tile_response(services: Services, row: Any, z: int, x: int, y: int, fm
                 allowlist=settings.fetch_allowed,
                 timeout=settings.fetch_timeout_s,
             )
-            tile = await anyio.to_thread.run_sync(make, source, z, x, y, fmt)
+            tile = await anyio.to_thread.run_sync(make, source, z, x, y, fmt, limiter=slots)
     if tile is None:
         return Response(status_code=204, headers=TILE_HEADERS)
     return Response(tile, media_type=MEDIA_TYPES[fmt], headers=TILE_HEADERS)

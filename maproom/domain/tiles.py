@@ -137,6 +137,10 @@ class TileCache:
             else:
                 try:
                     tile = tiles.raster_tile(data_key, z, x, y, fmt=fmt, opener=stored)
+                except Exception:
+                    if stored.error is not None:  # what made GDAL give up (storage.ranged)
+                        raise stored.error from None
+                    raise
                 finally:
                     stored.close()
         else:

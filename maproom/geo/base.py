@@ -142,7 +142,9 @@ class FeatureSink:
         if one of its strings holds a control character (`maproom.limits`)."""
         if has_control_in_json(feature):
             path, message = json_problem(orjson.loads(feature)) or ("", "")
-            raise GeoError(f"feature {self.count + 1}: {path.removeprefix('properties.')}: {message}")
+            raise GeoError(
+                f"feature {self.count + 1}: {path.removeprefix('properties.')}: {message}"
+            )
         self._file.write(self._sep + feature)
         self._sep = b",\n"
         self.count += 1

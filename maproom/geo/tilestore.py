@@ -36,9 +36,10 @@ what its outline at that zoom costs (a few thousand vertices), in time and in me
 **The file.** `MRTILES1` magic, the record count, where each first zoom's records start, then
 four columns: sort keys (u64), boxes in the Web Mercator unit square (4 x f32), the features'
 byte offsets (u64) and lengths (u32) in the GeoJSON file (an offset with its top bit set points
-into the heavy features' section instead, which follows the columns). The columns are memory-mapped, so a
-tile touches a few pages of the index; feature bodies are read by offset from the GeoJSON
-file (`os.pread`). Both files are local (an object store's are copied to local disk first).
+into the heavy features' section instead, which follows the columns). The columns are
+memory-mapped, so a tile touches a few pages of the index; feature bodies are read by offset
+from the GeoJSON file (`os.pread`). Both files are local (an object store's are copied to
+local disk first).
 
 Why not FlatGeobuf (GDAL, via pyogrio): it indexes boxes but knows nothing of thinning, so a
 zoom-0 tile of 2.7 M points would read all of them; and writing 1 M points took 3.5 s here,
@@ -537,7 +538,7 @@ class TileStore:
             file.seek(at)
             size = int.from_bytes(file.read(4), "little")
             header = orjson.loads(file.read(size))
-            zoom, offset, wkb_length = min(
+            _, offset, wkb_length = min(
                 (level for level in header["levels"] if level[0] >= z),
                 key=lambda level: level[0],
                 default=max(header["levels"], key=lambda level: level[0]),

@@ -4,6 +4,10 @@ over HTTP (`maproom.storage.remote`) and a stored COG in S3-compatible storage
 
 Reads go out in blocks of at least `BLOCK` bytes and the last few blocks are kept: GDAL reads
 a COG's header in many small pieces.
+
+A read that fails never raises into GDAL: an exception raised through rasterio's opener
+aborts the whole process (`std::length_error` from GDAL's C++), so the error is kept in
+`error` and GDAL is told the file ended; the caller raises the kept error once GDAL gives up.
 """
 
 from __future__ import annotations
@@ -30,6 +34,7 @@ class RangedFile(io.RawIOBase):
         self.fetch = fetch
         self._position = 0
         self._blocks: OrderedDict[int, bytes] = OrderedDict()
+        self.error: Exception | None = None
 
     def readable(self) -> bool:
         return True
@@ -48,9 +53,13 @@ class RangedFile(io.RawIOBase):
     def readinto(self, buffer: Any) -> int:
         view = memoryview(buffer).cast("B")
         wanted = min(len(view), self.size - self._position, MAX_READ)
-        if wanted <= 0:
+        if wanted <= 0 or self.error is not None:
             return 0
-        data = self._read(self._position, wanted)
+        try:
+            data = self._read(self._position, wanted)
+        except Exception as exc:  # see the module docstring
+            self.error = exc
+            return 0
         view[: len(data)] = data
         self._position += len(data)
         return len(data)
@@ -108,6 +117,11 @@ class OneFile(FileContainer):  # type: ignore[misc]  # rasterio ships no types
 
     def rm(self, path: str) -> None:
         raise PermissionError(path)
+
+    @property
+    def error(self) -> Exception | None:
+        """The first read that failed in a file opened, if one did."""
+        return next((f.error for f in self.opened if f.error is not None), None)
 
     def close(self) -> None:
         """Close every file opened."""

@@ -1,17 +1,12 @@
-"""Memory stays bounded (CONTRACT.md 8), measured on a real server process: maproom started
-with `maproom serve` in a process of its own, its peak resident memory (VmHWM) reset before
-each request and read after it. What a request may grow it by does not depend on how much
-data the request brings or the layer holds."""
+"""Memory stays bounded (docs/api-decisions.md, bounded work), measured on a real server
+process: maproom started with `maproom serve` in a process of its own, its peak resident
+memory (VmHWM) reset before each request and read after it. What a request may grow it by does
+not depend on how much data the request brings or the layer holds."""
 
 from __future__ import annotations
 
-import os
 import random
-import subprocess
-import sys
-import time
 from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
 
 import httpx
@@ -21,72 +16,21 @@ import rasterio
 from affine import Affine
 
 from tests import makers
-from tests.serving import free_port
-
-MB = 1_048_576
-
-
-@dataclass
-class Server:
-    base: str
-    pid: int
-    key: str
-
-    def reset_peak(self) -> int:
-        """Reset the process's peak resident memory to what it uses now; that, in bytes."""
-        Path(f"/proc/{self.pid}/clear_refs").write_text("5")
-        return self._status("VmRSS")
-
-    def peak(self) -> int:
-        """The process's peak resident memory since the last reset, in bytes."""
-        return self._status("VmHWM")
-
-    def _status(self, field: str) -> int:
-        for line in Path(f"/proc/{self.pid}/status").read_text().splitlines():
-            if line.startswith(field + ":"):
-                return int(line.split()[1]) * 1024
-        raise AssertionError(f"no {field} for process {self.pid}")
+from tests.started import MB, Server, started
 
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     data = tmp_path_factory.mktemp("memory") / "data"
-    env = {k: v for k, v in os.environ.items() if not k.startswith("MAPROOM_")}
-    env |= {"MAPROOM_RATE_LIMIT_PER_MINUTE": "1000000", "UPLOAD_MAX_SIZE_MB": "60",
-            "MAPROOM_MAX_BODY_MB": "16"}  # fmt: skip
-    cli = [sys.executable, "-m", "maproom.cli"]
-    made = subprocess.run([*cli, "keys", "create", "--account", "m@example.com",
-                           "--data-dir", str(data)], env=env, capture_output=True, text=True,
-                          check=True, timeout=120)  # fmt: skip
-    port = free_port()
-    process = subprocess.Popen(
-        [*cli, "serve", "--port", str(port), "--data-dir", str(data), "--no-access-log"],
-        env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-    )  # fmt: skip
-    base = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 60
-    while True:
-        assert process.poll() is None, process.stderr.read() if process.stderr else ""
-        try:
-            if httpx.get(f"{base}/readyz", timeout=2).status_code == 200:
-                break
-        except httpx.HTTPError:
-            pass
-        assert time.monotonic() < deadline, "the server did not become ready"
-        time.sleep(0.1)
-    try:
-        yield Server(base, process.pid, made.stdout.strip())
-    finally:
-        process.terminate()
-        process.wait(timeout=30)
-        if process.stderr is not None:
-            process.stderr.close()
+    settings = {"MAPROOM_RATE_LIMIT_PER_MINUTE": "1000000", "UPLOAD_MAX_SIZE_MB": "60",
+                "MAPROOM_MAX_BODY_MB": "16"}  # fmt: skip
+    with started(data, **settings) as server:
+        yield server
 
 
 @pytest.fixture(scope="module")
 def api(server: Server) -> Iterator[httpx.Client]:
-    headers = {"Authorization": f"Bearer {server.key}"}
-    with httpx.Client(base_url=server.base, headers=headers, timeout=300) as client:
+    with server.client() as client:
         yield client
 
 
