@@ -27,8 +27,19 @@ from maproom.api.middleware import (
     RequestContextMiddleware,
 )
 from maproom.api.responses import json_response
-from maproom.api.routes import chat, files, keys, layers, map_actions, meta, pages, projects, views
-from maproom.domain import orphans, usage, workers
+from maproom.api.routes import (
+    chat,
+    files,
+    keys,
+    layers,
+    map_actions,
+    meta,
+    pages,
+    projects,
+    views,
+)
+from maproom.api.routes import history as history_routes
+from maproom.domain import history, orphans, usage, workers
 from maproom.domain.layers import profile_missing
 from maproom.errors import ServiceUnavailable
 from maproom.mcp.http import PATH as MCP_PATH
@@ -75,6 +86,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             tasks.start_soon(_profile_missing, services, stopping)
             tasks.start_soon(_measure_unmeasured, services, stopping)
             tasks.start_soon(_sweep_orphans, services, stopping)
+            tasks.start_soon(_sweep_history_forever, services)
             if services.bus is not None:
                 tasks.start_soon(services.bus.run)
             if registered is not None:
@@ -108,7 +120,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     # project read on the hot path (docs/performance.md). Routes are matched one by one, in
     # order, so the hottest come first: reading a project, then dispatching actions.
     routers = [projects.router, map_actions.router, layers.router, files.router, views.router]
-    routers += [chat.router, keys.router]
+    routers += [chat.router, history_routes.router, keys.router]
     for router in (*routers, meta.router, pages.router):
         app.router.routes.extend(router.routes)
     app.router.routes.sort(key=_hot_first)
@@ -206,6 +218,20 @@ async def _measure_unmeasured(services: Services, stopping: threading.Event) -> 
         return
     if done:
         log.info("measured the storage of %d older files", done)
+
+
+HISTORY_SWEEP_SECONDS = 3600.0
+
+
+async def _sweep_history_forever(services: Services) -> None:
+    """Let go of versions past `MAPROOM_HISTORY_DAYS` (and the data only they kept), at start
+    and hourly: the count bound is kept as each version is written."""
+    while True:
+        try:
+            await anyio.to_thread.run_sync(history.sweep, services.db, services.retention)
+        except Exception:
+            log.exception("could not sweep the projects' history; will retry")
+        await anyio.sleep(HISTORY_SWEEP_SECONDS)
 
 
 async def _sweep_orphans(services: Services, stopping: threading.Event) -> None:

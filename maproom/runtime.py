@@ -9,7 +9,7 @@ from typing import Any
 
 import anyio
 
-from maproom.domain import links, projects, usage
+from maproom.domain import history, links, projects, usage
 from maproom.domain.chat.builtin import BuiltinAgent
 from maproom.domain.chat.llm import LLMAgent
 from maproom.domain.chat.turn import Agent
@@ -57,6 +57,7 @@ class Services:
         scratch.use(settings.data_dir / "tmp")
         db = Database(settings.resolved_database_url, settings.database_pool_size)
         blobs = open_store(settings.resolved_storage_url, settings.blob_cache_mb * MB)
+        db.write_context.update(blobs=blobs, retention=retention_of(settings))
         shared = settings.redis_url
         # One process on its own hears every change; with Redis the caches are on while the bus
         # is subscribed (`HeardCache.share`).
@@ -80,6 +81,11 @@ class Services:
             services.bus = RedisBus(shared, space, services.heard, services._bus_up)
             db.commit_listeners.append(services.bus.publish)
         return services
+
+    @property
+    def retention(self) -> history.Retention:
+        """How much history each project keeps."""
+        return retention_of(self.settings)
 
     def heard(self, topics: frozenset[str]) -> None:
         """Topics of a committed change, made in this worker or (through the bus) another."""
@@ -105,6 +111,11 @@ class Services:
         for limiter in (self.limiter, self.public_limiter):
             if isinstance(limiter, RedisRateLimiter):
                 await limiter.close()
+
+
+def retention_of(settings: Settings) -> history.Retention:
+    """The history's retention the settings choose."""
+    return history.Retention(versions=settings.history_versions, days=settings.history_days)
 
 
 def _limiter(settings: Settings, limit: int, name: str) -> RateLimiter:

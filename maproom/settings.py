@@ -60,6 +60,10 @@ class Settings(BaseSettings):
     # Stored blobs that no row refers to (a process killed mid-upload) are removed at start
     # once they are this old; younger ones may belong to an upload another worker is finishing.
     orphan_grace_s: float = Field(default=3600.0, ge=0)
+    # History kept per project (docs/history.md): the newest this many versions, none older
+    # than this many days; a removed layer's data is kept while a kept version refers to it.
+    history_versions: int = Field(default=1000, ge=1, le=1_000_000)
+    history_days: float = Field(default=30.0, gt=0)
     # Set by `maproom serve --workers N` for its children (which needs MAPROOM_REDIS_URL): the
     # key and project caches then live only while the Redis bus can invalidate them.
     workers: int = Field(default=1, ge=1)

@@ -34,6 +34,7 @@ from fastapi import Depends, Header, Request
 from fastapi.responses import Response
 from fastapi.routing import APIRoute
 
+from maproom.domain import history
 from maproom.domain.keys import Principal
 from maproom.errors import BadRequest, Unauthorized
 from maproom.limits import MAX_JSON_DEPTH, control_character, json_problem
@@ -86,6 +87,8 @@ class ScopedRoute(APIRoute):
             if scopes:
                 principal.require(*scopes)
             await check_input(request)
+            via = request.scope.get("state", {}).get("via") or way_in(request.url.path)
+            history.ACTOR.set(history.Actor(principal.email or None, principal.key_id, via))
             return await handler(request)
 
         return guarded
@@ -117,6 +120,17 @@ class ScopedRoute(APIRoute):
 
 
 _BODY_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+
+
+def way_in(path: str) -> str:
+    """How a request changes a project, as its history names it (`via`)."""
+    if path.endswith("/map/actions"):
+        return "actions"
+    if path.endswith(("/chat", "/ask/respond")):
+        return "chat"
+    if path.endswith("/restore"):
+        return "restore"
+    return "api"
 
 
 async def check_input(request: Request) -> None:

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from maproom.domain import actions, classification, gate, layers, projects, styles
+from maproom.domain import actions, classification, gate, history, layers, projects, styles
 from maproom.domain.actions import models as m
 from maproom.domain.actions.plan import check_permutation
 from maproom.domain.common import check_version
@@ -45,6 +45,7 @@ def patch_project(
         if "title" in changes and changes["title"] != project.title:
             values["title"] = changes["title"]
             gate.log_event(tx, project.id, "project", {"title": changes["title"]})
+            history.say(tx, project.id, f"renamed the project to {changes['title']}")
         steps = view_actions(project.map_state, changes.get("mapState") or {})
         if values or steps:
             project = actions.run(tx, project, steps, blobs=blobs, values=values).project

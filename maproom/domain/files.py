@@ -20,7 +20,7 @@ from typing import Any
 from sqlalchemy import and_, bindparam, delete, or_, select
 
 from maproom import geo, logs
-from maproom.domain import layers
+from maproom.domain import history, layers
 from maproom.domain.common import (
     EPOCH,
     decode_cursor,
@@ -31,7 +31,7 @@ from maproom.domain.common import (
     require_uuid,
     utcnow,
 )
-from maproom.domain.gate import get_or_raise, touch
+from maproom.domain.gate import EDIT, get_or_raise, touch
 from maproom.domain.keys import Principal
 from maproom.errors import BadRequest, NotFound, PayloadTooLarge, UnsupportedMediaType
 from maproom.storage import scratch
@@ -165,7 +165,8 @@ def list_for_project(
 def check_project(db: Database, *, principal: Principal, project_id: str) -> str:
     """The project's canonical id, or NotFound (before an upload's body is read)."""
     with db.reader() as tx:
-        return str(get_or_raise(tx, principal=principal, project_id=project_id).id)
+        project = get_or_raise(tx, principal=principal, project_id=project_id, need=EDIT)
+        return str(project.id)
 
 
 def accept_upload(
@@ -235,6 +236,7 @@ def accept_upload(
                 )
                 layer = layers.detail(layer_row, 0, base)
             else:
+                history.say(tx, project.id, f"uploaded {file_name}")
                 touch(tx, project, event=("file", {"op": "added", "file_id": file_id}))
         body = record(row, [layer["layer_id"]] if layer else [])
         if index_later is not None and data_key and conversion.layer_type == "geojson":
@@ -316,8 +318,9 @@ def remove(
         if row is None:
             return
         gone = _layer_ids_by_file(tx, project.id).get(row.id, [])
-        tx.execute(delete(layer_table).where(layer_table.c.file_id == row.id))
+        layers.delete_rows(tx, project.id, gone)
         tx.execute(delete(files).where(files.c.id == row.id))
+        history.say(tx, project.id, f"deleted file {row.file_name}")
         tx.execute(delete(view_links).where(view_links.c.file_id == row.id))  # report links
         touch(tx, project, event=("file", {"op": "removed", "file_id": row.id, "layer_ids": gone}))
     blobs.delete_prefix(f"p/{project.id}/{row.id}")

@@ -1,10 +1,14 @@
-"""The caller's project rows: finding one (or 404), and recording a change as a new version.
+"""The caller's project rows: finding one (or 404), deciding what the caller may do with it,
+and recording a change as a new version.
 
-Every domain module that acts inside a project goes through `get_or_raise`, so another
-account's project is indistinguishable from a missing one, and through `touch`, so every change
-to anything a project shows (its fields, layers, files) moves its version and ETag on, and
-appends what changed to the project's event log (the live stream's source), in the same
-transaction.
+Every domain module that acts inside a project goes through `get_or_raise`, the one place that
+decides access (docs/sharing.md): the owner may do anything; an account the project is shared
+with as `editor` may read and change it, as `viewer` only read it (a change is 403); neither
+may delete it or manage its shares; anyone else gets 404, as for a missing project, so nothing
+says it exists. Every change goes through `touch`, so anything a project shows (its fields,
+layers, files) moves its version and ETag on, appends what changed to the project's event log
+(the live stream's source) and becomes a version of its history (`maproom.domain.history`),
+in the same transaction.
 """
 
 from __future__ import annotations
@@ -12,21 +16,32 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 from sqlalchemy import and_, bindparam, select, text, update
 from sqlalchemy.dialects.postgresql import JSONB
 
+from maproom.domain import history
 from maproom.domain.common import require_uuid, utcnow
 from maproom.domain.keys import Principal
-from maproom.errors import NotFound, PreconditionFailed
+from maproom.errors import Forbidden, NotFound, PreconditionFailed
 from maproom.storage.db import Database, Prepared, Tx, Writer
-from maproom.storage.models import events, projects
+from maproom.storage.models import events, projects, shares
 
-_OWNED = and_(projects.c.id == bindparam("id"), projects.c.account_id == bindparam("account_id"))
-PROJECT = Prepared(select(projects).where(_OWNED))
-PROJECT_FOR_UPDATE = Prepared(select(projects).where(_OWNED).with_for_update())
+Need = Literal["read", "edit", "own"]
+READ: Need = "read"
+EDIT: Need = "edit"
+OWN: Need = "own"
+
 PROJECT_BY_ID = Prepared(select(projects).where(projects.c.id == bindparam("id")))
+PROJECT_FOR_UPDATE = Prepared(
+    select(projects).where(projects.c.id == bindparam("id")).with_for_update()
+)
+ROLE = Prepared(
+    select(shares.c.role).where(
+        and_(shares.c.project_id == bindparam("id"), shares.c.email == bindparam("email"))
+    )
+)
 TOUCH = Prepared(
     update(projects)
     .where(projects.c.id == bindparam("id"), projects.c.version == bindparam("old"))
@@ -78,21 +93,40 @@ class Versioned:
     version: int
 
 
-def get_or_raise(tx: Tx, *, principal: Principal, project_id: str, lock: bool = False) -> Any:
-    """The caller's project row, or NotFound (also for another account's project)."""
-    query = PROJECT_FOR_UPDATE if lock else PROJECT
-    row = tx.one(query, id=require_uuid(project_id, "Project"), account_id=principal.account_id)
+def get_or_raise(
+    tx: Tx, *, principal: Principal, project_id: str, lock: bool = False, need: Need | None = None
+) -> Any:
+    """The project row if the caller may do what `need` says with it (module docstring; by
+    default `edit` when the row is locked to change it, else `read`): NotFound when it is not
+    theirs nor shared with them, Forbidden when their role falls short."""
+    need = need or (EDIT if lock else READ)
+    query = PROJECT_FOR_UPDATE if lock else PROJECT_BY_ID
+    row = tx.one(query, id=require_uuid(project_id, "Project"))
     if row is None:
         raise NotFound("Project not found")
+    if row.account_id == principal.account_id:
+        return row
+    role = tx.one(ROLE, id=row.id, email=principal.email) if principal.email else None
+    if role is None:
+        raise NotFound("Project not found")
+    if need == OWN:
+        raise Forbidden("Only the project's owner can do this")
+    if need == EDIT and role.role != "editor":
+        raise Forbidden(
+            "This project is shared with you as a viewer: you can read it, not change it"
+        )
     return row
 
 
 @contextmanager
-def locked(db: Database, *, principal: Principal, project_id: str) -> Iterator[tuple[Writer, Any]]:
-    """A write transaction holding the caller's project locked (NotFound if it is not theirs):
-    the opening every change to a project shares. Committed when the block ends."""
+def locked(
+    db: Database, *, principal: Principal, project_id: str, need: Need = EDIT
+) -> Iterator[tuple[Writer, Any]]:
+    """A write transaction holding the caller's project locked (NotFound if they may not see
+    it, Forbidden if they may not change it): the opening every change to a project shares.
+    Committed when the block ends."""
     with db.write() as tx:
-        yield tx, get_or_raise(tx, principal=principal, project_id=project_id, lock=True)
+        yield tx, get_or_raise(tx, principal=principal, project_id=project_id, lock=True, need=need)
 
 
 def log_event(tx: Writer, project_id: str, kind: str, payload: dict[str, Any]) -> None:
@@ -126,15 +160,18 @@ def touch(
     if values:
         raise TypeError(f"touch() cannot change {', '.join(values)}")
     logged = [*(events or ()), *([event] if event is not None else [])]
+    actions = [payload for kind, payload in logged if kind == "action"]
+    messages_only = all(kind == "message" for kind, _ in logged)
     if logged and tx.dialect.name == "postgresql":
         rows = [{"type": k, "payload": p, "created_at": changed["updated_at"]} for k, p in logged]
         if tx.run(TOUCH_AND_LOG, id=row.id, old=row.version, events=rows, **changed) != len(rows):
             raise PreconditionFailed("The project changed while this request ran; try again")
-        tx.notify(f"project:{row.id}")
-        return row._replace(**changed)
-    if not tx.run(TOUCH, id=row.id, old=row.version, **changed):
-        raise PreconditionFailed("The project changed while this request ran; try again")
+    else:
+        if not tx.run(TOUCH, id=row.id, old=row.version, **changed):
+            raise PreconditionFailed("The project changed while this request ran; try again")
+        for kind, payload in logged:
+            tx.run(LOG, project_id=row.id, type=kind, payload=payload,
+                   created_at=changed["updated_at"])  # fmt: skip
     tx.notify(f"project:{row.id}")  # even with no event: cached bodies are dropped by it
-    for kind, payload in logged:
-        log_event(tx, row.id, kind, payload)
+    history.record(tx, row, changed, actions, messages_only=messages_only)
     return row._replace(**changed)

@@ -17,10 +17,13 @@ from maproom.storage.db import Database, Prepared, Writer
 from maproom.storage.models import accounts, api_keys
 
 ACTIVE_BY_PREFIX = Prepared(
-    select(api_keys.c.id, api_keys.c.account_id, api_keys.c.scopes, api_keys.c.key_hash).where(
-        api_keys.c.prefix == bindparam("prefix"), api_keys.c.revoked_at.is_(None)
+    select(
+        api_keys.c.id, api_keys.c.account_id, api_keys.c.scopes, api_keys.c.key_hash,
+        accounts.c.email,
     )
-)
+    .join(accounts, accounts.c.id == api_keys.c.account_id)
+    .where(api_keys.c.prefix == bindparam("prefix"), api_keys.c.revoked_at.is_(None))
+)  # fmt: skip
 ACCOUNT_KEYS = Prepared(
     select(api_keys)
     .where(api_keys.c.account_id == bindparam("account_id"), api_keys.c.revoked_at.is_(None))
@@ -49,6 +52,7 @@ class Principal:
     account_id: str
     key_id: str
     scopes: tuple[str, ...]
+    email: str = ""  # the account's, lower case: what shares name (maproom.domain.shares)
 
     @property
     def has_all(self) -> bool:
@@ -266,7 +270,7 @@ class Authenticator:
         found = None
         for row in rows:
             if hmac.compare_digest(row.key_hash, digest):
-                found = Principal(row.account_id, row.id, tuple(row.scopes))
+                found = Principal(row.account_id, row.id, tuple(row.scopes), row.email.lower())
         if found is not None:
             self.cache.put(digest, found, generation)
         return found

@@ -14,7 +14,7 @@ from typing import Any
 
 from sqlalchemy import bindparam, delete, func, select, update
 
-from maproom.domain import styles
+from maproom.domain import history, styles
 from maproom.domain.common import iso, new_id, require_uuid, utcnow
 from maproom.domain.gate import Versioned, get_or_raise, touch
 from maproom.domain.keys import Principal
@@ -120,6 +120,15 @@ def _get(tx: Tx, project_id: str, layer_id: str) -> Any:
     return row
 
 
+IDS_TOP_FIRST = Prepared(
+    select(layers.c.id).where(layers.c.project_id == bindparam("project_id")).order_by(*TOP_FIRST)
+)
+
+
+def _ids_top_first(tx: Tx, project_id: str) -> list[str]:
+    return [row.id for row in tx.all(IDS_TOP_FIRST, project_id=project_id)]
+
+
 def _order_of(tx: Tx, project_id: str, layer_id: str) -> int:
     ids = [row.id for row in rows_top_first(tx, project_id)]
     return ids.index(layer_id)
@@ -145,36 +154,38 @@ def read(
 def insert(tx: Writer, project: Any, **values: Any) -> Any:
     """Add a layer on top of the project's others (a project change); returns its row."""
     row = insert_row(tx, project.id, **values)
+    history.say(tx, project.id, f"added layer {row.name}")
     touch(tx, project, event=("layer", {"op": "added", "layer_id": row.id}))
     return row
 
 
 def insert_row(tx: Writer, project_id: str, **values: Any) -> Any:
-    """The layer row alone, on top; the caller records the project change (`touch`)."""
+    """The layer row alone, on top; the caller records the project change (`touch`). Given
+    `position`, `version` and moments (a layer coming back from history) keep theirs."""
+    history.note_order(tx, project_id, lambda: _ids_top_first(tx, project_id))
     top = tx.execute(
         select(func.max(layers.c.position)).where(layers.c.project_id == project_id)
     ).scalar()
     now = utcnow()
     layer_id = values.pop("id", None) or new_id()
+    history.note_layer(tx, project_id, None, layer_id)
     values.setdefault("style", styles.default_style(values["layer_type"], values["geometry_type"]))
     values.setdefault("options", {})
-    tx.execute(
-        layers.insert().values(
-            id=layer_id,
-            project_id=project_id,
-            position=(top + 1) if top is not None else 0,
-            version=1,
-            created_at=now,
-            updated_at=now,
-            **values,
-        )
-    )
+    values = {
+        "position": (top + 1) if top is not None else 0,
+        "version": 1,
+        "created_at": now,
+        "updated_at": now,
+        **values,
+    }
+    tx.execute(layers.insert().values(id=layer_id, project_id=project_id, **values))
     return _get(tx, project_id, layer_id)
 
 
 def update_row(tx: Writer, row: Any, *, bump: bool = True, **values: Any) -> Any:
     """Change a layer row (as a new layer version unless `bump` is false: a second change in
     one transaction); the caller records the project change."""
+    history.note_layer(tx, row.project_id, row, row.id)
     if bump:
         values["version"] = row.version + 1
     tx.execute(
@@ -188,6 +199,12 @@ def update_row(tx: Writer, row: Any, *, bump: bool = True, **values: Any) -> Any
 def delete_rows(tx: Writer, project_id: str, layer_ids: list[str]) -> None:
     """Delete layers of a project (their files stay); the caller records the project change."""
     if layer_ids:
+        rows = tx.execute(
+            select(layers).where(layers.c.project_id == project_id, layers.c.id.in_(layer_ids))
+        ).all()
+        history.note_order(tx, project_id, lambda: _ids_top_first(tx, project_id))
+        for row in rows:
+            history.note_layer(tx, project_id, row, row.id)
         tx.execute(
             delete(layers).where(layers.c.project_id == project_id, layers.c.id.in_(layer_ids))
         )
@@ -195,6 +212,7 @@ def delete_rows(tx: Writer, project_id: str, layer_ids: list[str]) -> None:
 
 def set_order(tx: Writer, project_id: str, layer_ids: list[str]) -> None:
     """Give the project's layers this draw order (every id once, top first)."""
+    history.note_order(tx, project_id, lambda: _ids_top_first(tx, project_id))
     top = len(layer_ids) - 1
     for i, layer_id in enumerate(layer_ids):
         tx.execute(

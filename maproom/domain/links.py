@@ -18,7 +18,7 @@ from sqlalchemy import bindparam, delete, select
 
 from maproom.domain import layers
 from maproom.domain.common import iso, new_id, require_uuid, utcnow
-from maproom.domain.gate import PROJECT_BY_ID, get_or_raise
+from maproom.domain.gate import EDIT, PROJECT_BY_ID, get_or_raise
 from maproom.domain.keys import Principal
 from maproom.errors import NotFound
 from maproom.storage.db import Database, Prepared, Tx, Writer
@@ -91,7 +91,7 @@ def create(
 ) -> Link:
     """A new link to the caller's project (each call makes a new one)."""
     with db.write() as tx:
-        project = get_or_raise(tx, principal=principal, project_id=project_id)
+        project = get_or_raise(tx, principal=principal, project_id=project_id, need=EDIT)
         return insert(tx, project.id, kind, expires_in_seconds, allowed_origins)
 
 
@@ -140,7 +140,7 @@ def revoke(db: Database, *, principal: Principal, project_id: str, link_id: str)
     """Delete a link: its pages answer 404 and its open streams close at once."""
     link_id = require_uuid(link_id, "View link")
     with db.write() as tx:
-        project = get_or_raise(tx, principal=principal, project_id=project_id)
+        project = get_or_raise(tx, principal=principal, project_id=project_id, need=EDIT)
         gone = tx.execute(
             delete(view_links).where(
                 view_links.c.id == link_id, view_links.c.project_id == project.id

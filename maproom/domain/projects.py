@@ -8,7 +8,7 @@ from typing import Any
 import orjson
 from sqlalchemy import and_, bindparam, delete, func, or_, select
 
-from maproom.domain import files, layers, mapstate
+from maproom.domain import files, history, layers, mapstate, shares
 from maproom.domain.chat import store
 from maproom.domain.common import (
     decode_cursor,
@@ -18,13 +18,14 @@ from maproom.domain.common import (
     parse_moment,
     utcnow,
 )
-from maproom.domain.gate import PROJECT_BY_ID, Versioned, get_or_raise
+from maproom.domain.gate import OWN, PROJECT_BY_ID, Versioned, get_or_raise
 from maproom.domain.heard import HeardCache
 from maproom.domain.keys import Principal
 from maproom.storage.blobs import BlobStore
 from maproom.storage.db import Database, Prepared, Tx, Writer
+from maproom.storage.models import accounts, messages, projects
 from maproom.storage.models import layers as layer_table
-from maproom.storage.models import messages, projects
+from maproom.storage.models import shares as share_table
 
 DEFAULT_TITLE = "Untitled map"
 
@@ -52,17 +53,29 @@ LIST_FIRST = Prepared(
     .limit(bindparam("limit"))
 )
 _UPDATED_AT = bindparam("updated_at", type_=projects.c.updated_at.type)
+_AFTER_CURSOR = or_(
+    projects.c.updated_at < _UPDATED_AT,
+    and_(projects.c.updated_at == _UPDATED_AT, projects.c.id < bindparam("after_id")),
+)
 LIST_AFTER = Prepared(
     select(*_LIST_COLUMNS)
-    .where(
-        projects.c.account_id == bindparam("account_id"),
-        or_(
-            projects.c.updated_at < _UPDATED_AT,
-            and_(projects.c.updated_at == _UPDATED_AT, projects.c.id < bindparam("after_id")),
-        ),
-    )
+    .where(projects.c.account_id == bindparam("account_id"), _AFTER_CURSOR)
     .order_by(*_NEWEST_FIRST)
     .limit(bindparam("limit"))
+)
+# Projects shared with the caller's email (maproom.domain.shares), with their owner.
+_SHARED = (
+    select(*_LIST_COLUMNS, projects.c.account_id, accounts.c.name, accounts.c.email)
+    .select_from(
+        share_table.join(projects, projects.c.id == share_table.c.project_id).join(
+            accounts, accounts.c.id == projects.c.account_id
+        )
+    )
+    .where(share_table.c.email == bindparam("email"))
+)
+SHARED_FIRST = Prepared(_SHARED.order_by(*_NEWEST_FIRST).limit(bindparam("limit")))
+SHARED_AFTER = Prepared(
+    _SHARED.where(_AFTER_CURSOR).order_by(*_NEWEST_FIRST).limit(bindparam("limit"))
 )
 
 
@@ -79,7 +92,7 @@ def _full(tx: Tx, row: Any) -> dict[str, Any]:
         "updatedAt": iso(row.updated_at),
         "forkedFromSessionId": row.forked_from_id,
         "isFork": row.forked_from_id is not None,
-        "sharedByUser": row.shared_by,
+        "sharedByUser": None,
         "layers": layers.items(tx, row.id),
         "messages": _messages(tx, row.id),
     }
@@ -102,6 +115,7 @@ def _insert(
     title: str,
     map_state: dict[str, Any],
     forked_from: str | None = None,
+    forked_title: str | None = None,
 ) -> Any:
     now = utcnow()
     project_id = new_id()
@@ -118,6 +132,8 @@ def _insert(
             updated_at=now,
         )
     )
+    summary = f"Forked from {forked_title}" if forked_title else "Created the project"
+    history.record_created(tx, project_id, 1, now, summary)
     return tx.one(PROJECT_BY_ID, id=project_id)
 
 
@@ -134,10 +150,13 @@ def create(
 
 
 def read(db: Database, *, principal: Principal, project_id: str) -> Versioned:
-    """The whole project (spec 2.1)."""
+    """The whole project (spec 2.1); `sharedByUser` names its owner when it is shared with
+    the caller."""
     with db.reader() as tx:
         row = get_or_raise(tx, principal=principal, project_id=project_id)
-        return Versioned(_full(tx, row), row.version)
+        body = _full(tx, row)
+        body["sharedByUser"] = shares.owner_of(tx, row, principal)
+        return Versioned(body, row.version)
 
 
 @dataclass(frozen=True, slots=True)
@@ -167,7 +186,8 @@ def read_json(
     generation = bodies.generation
     found = read(db, principal=principal, project_id=project_id)
     encoded = Encoded(principal.account_id, orjson.dumps(found.body), found.version)
-    bodies.put(found.body["id"], encoded, generation)
+    if found.body["sharedByUser"] is None:  # the owner's: a sharee's access is checked each time
+        bodies.put(found.body["id"], encoded, generation)
     return encoded
 
 
@@ -183,14 +203,17 @@ def list_for_account(
 ) -> tuple[list[dict[str, Any]], str | None]:
     """The caller's projects, newest `updatedAt` first, a page at a time."""
     params: dict[str, Any] = {"account_id": principal.account_id, "limit": limit + 1}
-    query = LIST_FIRST
+    owned, shared = LIST_FIRST, SHARED_FIRST
     if cursor:
         updated, after_id = decode_cursor(cursor, 2)
         params |= {"updated_at": parse_moment(updated), "after_id": str(after_id)}
-        query = LIST_AFTER
+        owned, shared = LIST_AFTER, SHARED_AFTER
     with db.reader() as tx:
-        rows = tx.all(query, **params)
-        page = rows[:limit]
+        rows = tx.all(owned, **params)
+        if principal.email:
+            rows += tx.all(shared, email=principal.email, **params)
+    rows.sort(key=lambda r: (r.updated_at, r.id), reverse=True)
+    page = rows[:limit]
     items = [
         {
             "id": r.id,
@@ -199,6 +222,11 @@ def list_for_account(
             "updatedAt": iso(r.updated_at),
             "isFork": r.forked_from_id is not None,
             "layerCount": r.layer_count,
+            "sharedByUser": (
+                {"id": r.account_id, "name": r.name, "email": r.email}
+                if hasattr(r, "email")
+                else None
+            ),
         }
         for r in page
     ]
@@ -214,7 +242,7 @@ def delete_project(
 ) -> None:
     """Delete a project and, through the database's cascades, everything it owns."""
     with db.write() as tx:
-        row = get_or_raise(tx, principal=principal, project_id=project_id)
+        row = get_or_raise(tx, principal=principal, project_id=project_id, need=OWN)
         tx.execute(delete(projects).where(projects.c.id == row.id))
         tx.notify(f"gone:{row.id}")  # its live streams close (maproom.events.hub)
     blobs.delete_prefix(f"p/{row.id}")
@@ -234,6 +262,7 @@ def fork(
                 title=title or f"{source.title} (fork)"[:200],
                 map_state=source.map_state,
                 forked_from=source.id,
+                forked_title=source.title,
             )
             copied = files.copy_project(tx, blobs, source.id, row.id)
             return Versioned(_full(tx, row), row.version)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from maproom.domain import files, links
+from maproom.domain import files, history, links
 from maproom.domain.common import iso, new_id, require_uuid
 from maproom.domain.gate import get_or_raise, touch
 from maproom.domain.keys import Principal
@@ -63,6 +63,7 @@ def save(
                 "description": title,
                 "url": url,
             }
+            history.say(tx, project.id, f"saved report {title}")
             touch(tx, project, event=("file_generated", event))
     except BaseException:
         blobs.delete_prefix(prefix)

@@ -38,7 +38,12 @@ class McpEndpoint:
         # The outer request's origin, so that returned links (live views, reports) point
         # where the caller reached the service.
         base = str(request.base_url).rstrip("/")
-        return AsyncClient(base, key.strip(), transport=httpx.ASGITransport(app=self.app))
+        return AsyncClient(base, key.strip(), transport=httpx.ASGITransport(app=self._marked))
+
+    async def _marked(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """The application, for calls a tool makes: their changes are the history's `mcp`."""
+        scope.setdefault("state", {})["via"] = "mcp"
+        await self.app(scope, receive, send)
 
     @contextlib.asynccontextmanager
     async def running(self) -> AsyncIterator[None]:

@@ -53,6 +53,9 @@ class Database:
         self._changers: anyio.CapacityLimiter | None = None  # made on the event loop (`run`)
         # Called (in the writing thread) with the topics of each committed write transaction.
         self.commit_listeners: list[Callable[[frozenset[str]], None]] = []
+        # What every write transaction's `context` starts with (set by the composition root:
+        # the blob store, the history's retention).
+        self.write_context: dict[str, Any] = {}
 
     async def run(self, fn: Callable[..., T], /, *args: Any, **kwargs: Any) -> T:
         """Run a short domain change from the event loop: inline on SQLite (see
@@ -110,15 +113,19 @@ class Database:
         """A write transaction: committed when the block ends, rolled back if it raises."""
         if self._write_queue is not None:
             with self._sqlite_write() as writer:
+                writer.context.update(self.write_context)
                 yield writer
         else:
             with self.engine.connect() as conn:
                 writer = Writer(conn)
+                writer.context.update(self.write_context)
                 with conn.begin():
                     yield writer
         if writer.topics:
             for listener in self.commit_listeners:
                 listener(frozenset(writer.topics))
+        for work in writer.after_commit:
+            work()
 
     @contextmanager
     def reader(self) -> Iterator[Reader]:
@@ -404,6 +411,11 @@ class Writer(_Statements):
         self.dialect = conn.dialect
         self.execute = conn.execute
         self.topics: set[str] = set()
+        # What the domain notes about the transaction while it runs (the history's record of
+        # what changed, `maproom.domain.history`), and work for after it commits (removing
+        # blobs whose rows it deleted).
+        self.context: dict[str, Any] = {}
+        self.after_commit: list[Callable[[], None]] = []
         self._cursor: Any = None
 
     @property

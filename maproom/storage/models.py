@@ -18,10 +18,12 @@ from sqlalchemy import (
     Integer,
     LargeBinary,
     MetaData,
+    PrimaryKeyConstraint,
     String,
     Table,
     Text,
     TypeDecorator,
+    UniqueConstraint,
 )
 from sqlalchemy.dialects.postgresql import JSONB
 
@@ -287,4 +289,52 @@ workers = Table(
     Column("host", String(255), nullable=False),
     Column("pid", Integer, nullable=False),
     Column("seen_at", UTCDateTime(), nullable=False),
+)
+
+# A project's history (maproom.domain.history): one row per version that changed something,
+# with who made it, what it did, and `before`: what it changed, as it was before (the inverse
+# of the change, so its size follows the change, not the project).
+versions = Table(
+    "versions",
+    metadata,
+    _owner("projects", "project_id"),
+    Column("version", Integer, nullable=False),
+    Column("created_at", UTCDateTime(), nullable=False),
+    Column("account_email", String(320)),
+    Column("key_id", String(36)),
+    Column("via", String(16), nullable=False),
+    Column("kind", String(16), nullable=False),  # create, change, undo, redo, restore
+    Column("target", Integer),  # the version an undo takes back, a redo re-applies, ...
+    Column("undone_by", Integer),
+    Column("redone_by", Integer),
+    Column("summary", Text, nullable=False),
+    Column("actions", JSONType, nullable=False),
+    Column("before", JSONType, nullable=False),
+    PrimaryKeyConstraint("project_id", "version", name="pk_versions"),
+    Index(None, "created_at"),
+)
+
+# The files a version's `before` refers to (a removed layer's data): kept while it is retained.
+version_files = Table(
+    "version_files",
+    metadata,
+    _owner("projects", "project_id"),
+    Column("version", Integer, nullable=False),
+    Column("file_id", String(36), nullable=False),
+    PrimaryKeyConstraint("project_id", "version", "file_id", name="pk_version_files"),
+    Index(None, "project_id", "file_id"),
+)
+
+# Projects shared with other accounts, by email (maproom.domain.shares); a share of an email no
+# account has yet applies when one appears.
+shares = Table(
+    "shares",
+    metadata,
+    _id(),
+    _owner("projects", "project_id"),
+    Column("email", String(320), nullable=False),  # lower case
+    Column("role", String(8), nullable=False),  # viewer or editor
+    Column("created_at", UTCDateTime(), nullable=False),
+    UniqueConstraint("project_id", "email"),
+    Index(None, "email"),
 )

@@ -18,7 +18,7 @@ from tests.support import OTHER, assert_error, create_project, detail_paths, htt
 
 pytestmark = pytest.mark.anyio
 
-LIST_ITEM_FIELDS = {"id", "title", "createdAt", "updatedAt", "isFork", "layerCount"}
+LIST_ITEM_FIELDS = {"id", "title", "createdAt", "updatedAt", "isFork", "layerCount", "sharedByUser"}
 
 
 async def list_all(api: httpx.AsyncClient, limit: int) -> list[list[dict[str, Any]]]:
@@ -54,6 +54,7 @@ async def test_list_shows_the_callers_projects_newest_first(api: httpx.AsyncClie
         "updatedAt": created[2]["updatedAt"],
         "isFork": False,
         "layerCount": 0,
+        "sharedByUser": None,
     }
 
 

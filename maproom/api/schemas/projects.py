@@ -114,6 +114,7 @@ class ProjectListItem(BaseModel):
     updatedAt: str
     isFork: bool
     layerCount: int
+    sharedByUser: SharedBy | None = None
 
 
 class ProjectList(BaseModel):

@@ -112,7 +112,9 @@ def execute(
         stored: dict[int, Stored] = {}
         if inline:
             with db.reader() as tx:  # refuse a bad batch before converting anything
-                project = gate.get_or_raise(tx, principal=principal, project_id=project_id)
+                project = gate.get_or_raise(
+                    tx, principal=principal, project_id=project_id, need=gate.EDIT
+                )
                 _plan(tx, project, actions)
             workdir = Path(tempfile.mkdtemp(dir=scratch.folder()))
             for i in inline:

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from maproom.domain import classification, files, layers, mapstate, styles
+from maproom.domain import classification, files, history, layers, mapstate, restore, styles
 from maproom.domain.actions import models as m
 from maproom.domain.actions.plan import Step
 from maproom.domain.gate import touch
@@ -50,16 +50,27 @@ class Batch:
     created: list[Any] = field(default_factory=list)  # layers added (or found: a tile URL)
 
     changed: set[str] = field(default_factory=set)  # layers given a new version already
+    values: dict[str, Any] = field(default_factory=dict)  # other project columns (a title)
 
     def layer(self, step: Step) -> Any:
         """The row of the layer a step names (it exists: `plan` checked)."""
         return layers.row_of(self.tx, self.project.id, step.layer_id or "")
+
+    def say(self, phrase: str) -> None:
+        """Add to the summary of the version this batch makes ("hid Cafes")."""
+        history.say(self.tx, self.project.id, phrase)
 
     def update_layer(self, row: Any, **values: Any) -> Any:
         """Change a layer: one new layer version per batch, however many actions change it."""
         bump = row.id not in self.changed
         self.changed.add(row.id)
         return layers.update_row(self.tx, row, bump=bump, **values)
+
+
+def place(center: list[float]) -> str:
+    """A center for summaries: `38.72° N, 9.14° W`."""
+    lng, lat = center
+    return f"{abs(lat):.2f}° {'N' if lat >= 0 else 'S'}, {abs(lng):.2f}° {'E' if lng >= 0 else 'W'}"
 
 
 Handler = Callable[[Batch, Step], None]
@@ -92,6 +103,7 @@ def finish(batch: Batch, **values: Any) -> Any:
     `action` events, in order."""
     if batch.view != batch.project.map_state:
         values["map_state"] = batch.view
+    values = {**batch.values, **values}
     events = [("action", step.event) for step in batch.steps if step.event is not None]
     return touch(batch.tx, batch.project, events=events, **values)
 
@@ -112,6 +124,7 @@ def _move(batch: Batch, step: Step) -> None:
         view["pitch"] = action.pitch
     batch.view = view
     step.event = action.payload() | {k: view[k] for k in ("bearing",) if action.bearing is not None}
+    batch.say(f"{'flew' if step.kind == 'fly_to' else 'moved'} to {place(view['center'])}")
 
 
 @handles("fit_bounds")
@@ -126,12 +139,14 @@ def _fit_bounds(batch: Batch, step: Step) -> None:
     )
     center, zoom = camera.fit(action.bbox, padding)
     batch.view = {**batch.view, "center": center, "zoom": zoom}
+    batch.say(f"fitted the view around {place(center)}")
 
 
 @handles("go_home")
 def _go_home(batch: Batch, step: Step) -> None:
     home = mapstate.DEFAULT_MAP_STATE
     batch.view = {**batch.view, **{key: home[key] for key in mapstate.VIEW_KEYS}}
+    batch.say("reset the view")
 
 
 @handles("zoom_in", "zoom_out")
@@ -142,6 +157,7 @@ def _zoom(batch: Batch, step: Step) -> None:
     delta = levels if step.kind == "zoom_in" else -levels
     zoom = camera.clamp_zoom(float(batch.view.get("zoom", 0)) + delta)
     batch.view = {**batch.view, "zoom": zoom}
+    batch.say(f"zoomed {'in' if delta > 0 else 'out'} to {zoom:g}")
 
 
 PAN = {
@@ -159,6 +175,7 @@ def _pan(batch: Batch, step: Step) -> None:
     view = batch.view
     center = camera.pan(view["center"], float(view.get("zoom", 0)), dx * amount, dy * amount)
     batch.view = {**view, "center": center}
+    batch.say(f"panned {action.direction}")
 
 
 @handles("zoom_to_layer")
@@ -167,6 +184,7 @@ def _zoom_to_layer(batch: Batch, step: Step) -> None:
     if row.bbox:
         center, zoom = camera.fit(row.bbox, LAYER_PADDING)
         batch.view = {**batch.view, "center": center, "zoom": zoom}
+    batch.say(f"zoomed to {row.name}")
 
 
 # --- basemap and masks -------------------------------------------------------------------------
@@ -186,6 +204,7 @@ def _basemap_style(batch: Batch, step: Step) -> None:
     step.event = {"type": step.kind, "style": basemap["style"]}
     if action.categories is not None:
         step.event["categories"] = basemap["categories"]
+    batch.say(f"switched the basemap to {basemap['style']}")
 
 
 @handles("set_basemap_category")
@@ -198,6 +217,7 @@ def _basemap_category(batch: Batch, step: Step) -> None:
     entry.update(action.model_dump(include={"color", "visible"}, exclude_none=True))
     categories[action.category_key] = entry
     batch.view = {**batch.view, "basemap": {**basemap, "categories": categories}}
+    batch.say(f"changed the basemap's {action.category_key}")
 
 
 @handles("set_country_mask")
@@ -213,6 +233,7 @@ def _country_mask(batch: Batch, step: Step) -> None:
             color=action.color or "#000000",
         )
     batch.view = {**batch.view, "countryMask": mask}
+    batch.say(f"masked all but {mask['countryName']}" if mask else "removed the country mask")
     step.event = {"type": step.kind, "country_code": None}
     if mask is not None:
         step.event |= {
@@ -232,6 +253,7 @@ def _custom_mask(batch: Batch, step: Step) -> None:
         mask = {"geojson": action.geojson, "color": action.color or "#000000"}
     batch.view = {**batch.view, "customMask": mask}
     step.event = {"type": step.kind, **(mask or {})}
+    batch.say("set a custom mask" if mask else "removed the custom mask")
 
 
 # --- layers ------------------------------------------------------------------------------------
@@ -271,6 +293,7 @@ def _add_geojson(batch: Batch, step: Step) -> None:
     if step.style is not None:
         row = _restyle(batch, step, row, styles.replace(row.style, step.style), step.style)
     batch.created.append(row)
+    batch.say(f"added layer {row.name}")
     event = action.payload()
     event.pop("geojson", None)  # the data is in the project file, not in the event log
     step.event = {**event, "file_id": row.file_id, "layer_id": row.id}
@@ -294,10 +317,12 @@ def _add_remote(batch: Batch, step: Step) -> None:
         bbox=None, data_key=None, remote_url=action.url, options=options,
     )  # fmt: skip
     batch.created.append(row)
+    batch.say(f"added layer {row.name}")
 
 
 @handles("remove_layer")
 def _remove(batch: Batch, step: Step) -> None:
+    batch.say(f"removed {batch.layer(step).name}")
     layers.delete_rows(batch.tx, batch.project.id, [step.layer_id or ""])
 
 
@@ -306,6 +331,7 @@ def _clear(batch: Batch, step: Step) -> None:
     rows = layers.rows_top_first(batch.tx, batch.project.id)
     gone = [row.id for row in rows if row.source == "ai"]
     layers.delete_rows(batch.tx, batch.project.id, gone)
+    batch.say(f"removed {', '.join(row.name for row in rows if row.source == 'ai') or 'no layer'}")
     step.event = {"type": "clear_layers", "layer_ids": gone}
 
 
@@ -313,14 +339,18 @@ def _clear(batch: Batch, step: Step) -> None:
 def _rename(batch: Batch, step: Step) -> None:
     action = step.action
     assert isinstance(action, m.RenameLayer)
-    batch.update_layer(batch.layer(step), name=action.name)
+    row = batch.layer(step)
+    batch.say(f"renamed {row.name} to {action.name}")
+    batch.update_layer(row, name=action.name)
 
 
 @handles("set_layer_visibility")
 def _visibility(batch: Batch, step: Step) -> None:
     action = step.action
     assert isinstance(action, m.SetLayerVisibility)
-    batch.update_layer(batch.layer(step), visible=action.visible)
+    row = batch.layer(step)
+    batch.say(f"{'showed' if action.visible else 'hid'} {row.name}")
+    batch.update_layer(row, visible=action.visible)
 
 
 @handles("move_layer_up", "move_layer_down")
@@ -331,6 +361,7 @@ def _move_layer(batch: Batch, step: Step) -> None:
     if 0 <= to < len(order):
         order[at], order[to] = order[to], order[at]
         layers.set_order(batch.tx, batch.project.id, order)
+    batch.say(f"moved {batch.layer(step).name} {'up' if step.kind == 'move_layer_up' else 'down'}")
 
 
 @handles("reorder_layers")
@@ -338,6 +369,7 @@ def _reorder(batch: Batch, step: Step) -> None:
     assert step.layer_ids is not None
     layers.set_order(batch.tx, batch.project.id, step.layer_ids)
     step.event = {"type": "reorder_layers", "layer_ids": step.layer_ids}
+    batch.say("reordered the layers")
 
 
 @handles("update_layer_style")
@@ -345,6 +377,7 @@ def _update_style(batch: Batch, step: Step) -> None:
     row = batch.layer(step)
     assert step.style is not None
     _restyle(batch, step, row, styles.replace(row.style, step.style), step.style)
+    batch.say(f"restyled {row.name}")
 
 
 def _restyle(
@@ -366,3 +399,31 @@ def _restyle(
 @handles("file_generated")
 def _file_generated(batch: Batch, step: Step) -> None:
     """Nothing changes: viewers are told (the event is the whole effect)."""
+    action = step.action
+    assert isinstance(action, m.FileGenerated)
+    batch.say(f"announced {action.file_name}")
+
+
+# --- history -----------------------------------------------------------------------------------
+
+
+@handles("undo", "redo")
+def _undo_redo(batch: Batch, step: Step) -> None:
+    """Undo: step the project back over the latest change not taken back; redo: over the
+    latest undo not redone (`maproom.domain.restore`). Alone in its batch, so the project is
+    as the history left it."""
+    tx, project = batch.tx, batch.project
+    undo = step.kind == "undo"
+    target = restore.undo_target(tx, project.id) if undo else restore.redo_target(tx, project.id)
+    state = restore.current(tx, project)
+    state.step_back(target.before)
+    made = restore.make(tx, project, state)
+    batch.view = made.map_state
+    if made.title != project.title:
+        batch.values["title"] = made.title
+    changes = history.noting(tx, project.id)
+    changes.kind, changes.target = step.kind, target.version
+    batch.say(f"{'undid' if undo else 'redid'} version {target.version}")
+    step.event = {"type": step.kind, "version": target.version}
+    if made.missing:
+        step.event["missing_layers"] = made.missing

@@ -432,6 +432,22 @@ class ClearLayers(BaseAction):
     example: ClassVar = {"type": "clear_layers"}
 
 
+class Undo(BaseAction):
+    """Take back the latest change not taken back yet (successive undos walk back one change
+    at a time); alone in its batch."""
+
+    type: Literal["undo"]
+    example: ClassVar = {"type": "undo"}
+
+
+class Redo(BaseAction):
+    """Re-apply what the last undo took back, if nothing else changed since; alone in its
+    batch."""
+
+    type: Literal["redo"]
+    example: ClassVar = {"type": "redo"}
+
+
 Action = Annotated[
     FlyTo
     | JumpTo
@@ -456,7 +472,9 @@ Action = Annotated[
     | SetCountryMask
     | SetCustomMask
     | FileGenerated
-    | ClearLayers,
+    | ClearLayers
+    | Undo
+    | Redo,
     Field(discriminator="type"),
 ]
 

@@ -82,6 +82,9 @@ class LayerSet:
         self.source.pop(layer_id, None)
 
 
+ALONE = ("undo", "redo")  # they act on the history, which a batch's other actions would change
+
+
 def layer_uuid(project_id: str, ref: str) -> str:
     """A layer reference as a layer id (see the module docstring)."""
     return parse_uuid(ref) or str(uuid.uuid5(uuid.UUID(project_id), ref))
@@ -120,6 +123,8 @@ def plan(
     inline data was converted beforehand."""
     steps = []
     for index, action in enumerate(actions):
+        if action.type in ALONE and len(actions) > 1:
+            raise m.fail(f"actions[{index}]", f"{action.type} must be alone in its batch")
         step = (prepared or {}).get(index) or Step(index, action)
         try:
             _check(step, project_id, layers, files)
