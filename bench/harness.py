@@ -68,11 +68,12 @@ def maproom_env(data_dir: Path, database_url: str | None, **extra: str) -> dict[
     return env
 
 
-def create_key(env: dict[str, str]) -> str:
-    """A new API key, made with the `maproom keys create` command."""
+def create_key(env: dict[str, str], cwd: Path | None = None) -> str:
+    """A new API key, made with the `maproom keys create` command (of the maproom in `cwd`)."""
     return subprocess.run(
         [sys.executable, "-m", "maproom.cli", "keys", "create", "--account", "bench@example.com"],
         env=env,
+        cwd=cwd,
         check=True,
         capture_output=True,
         text=True,
@@ -82,7 +83,7 @@ def create_key(env: dict[str, str]) -> str:
 @contextlib.contextmanager
 def maproom(env: dict[str, str], cwd: Path) -> Iterator[tuple[Server, str]]:
     """A started maproom server and a key for it."""
-    key = create_key(env)
+    key = create_key(env, cwd)
     with server(["maproom.app:app_from_env", "--factory"], env, cwd, free_port()) as started:
         yield started, key
 

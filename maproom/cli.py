@@ -21,6 +21,7 @@ from sqlalchemy.engine import make_url
 
 from maproom import __version__
 from maproom.client import cli as client_cli
+from maproom.client import cli_history
 from maproom.domain import keys as keys_domain
 from maproom.errors import MaproomError
 from maproom.settings import Settings
@@ -200,6 +201,7 @@ def revoke_key(
 
 
 client_cli.register(app)
+cli_history.register(app)
 
 
 def main() -> None:

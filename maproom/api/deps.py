@@ -37,7 +37,7 @@ from fastapi.routing import APIRoute
 from maproom.domain import history
 from maproom.domain.keys import Principal
 from maproom.errors import BadRequest, Unauthorized
-from maproom.limits import MAX_JSON_DEPTH, control_character, json_problem
+from maproom.limits import MAX_JSON_DEPTH, control_character, json_text_problem
 from maproom.runtime import Services
 
 T = TypeVar("T")
@@ -157,7 +157,7 @@ async def check_input(request: Request) -> None:
             details = [{"path": "body", "message": message}]
             raise BadRequest(f"body: {message}", details=details) from None
         return  # the operation's own parsing says what is wrong
-    problem = json_problem(body)
+    problem = json_text_problem(raw, body)
     if problem is not None:
         path, message = problem
         raise BadRequest(f"{path}: {message}", details=[{"path": path, "message": message}])

@@ -188,6 +188,42 @@ class AsyncClient:
     async def revoke_view_link(self, project_id: str, link_id: str) -> bool:
         return await self.call(core.revoke_view_link(project_id, link_id))
 
+    # History and sharing
+
+    async def history(self, project_id: str, limit: int = 50) -> list[models.Version]:
+        """The newest `limit` versions of the project, newest first."""
+        return (await self.call(core.history(project_id, limit, None))).data
+
+    async def version(self, project_id: str, version: int) -> models.VersionView:
+        """The project as it was after `version`."""
+        return await self.call(core.get_version(project_id, version))
+
+    async def restore(
+        self, project_id: str, version: int, if_match: str | None = None
+    ) -> models.Restored:
+        """Make the project as it was after `version` (a new version; `missingLayers`)."""
+        return await self.call(core.restore(project_id, version, if_match))
+
+    async def undo(self, project_id: str) -> models.ActionsDispatched:
+        """Take back the latest change not taken back yet."""
+        return await self.call(core.dispatch(project_id, [{"type": "undo"}]))
+
+    async def redo(self, project_id: str) -> models.ActionsDispatched:
+        """Re-apply what the last undo took back."""
+        return await self.call(core.dispatch(project_id, [{"type": "redo"}]))
+
+    async def share(self, project_id: str, email: str, role: str = "viewer") -> models.Share:
+        """Share the project with an email as `viewer` or `editor` (again: a new role)."""
+        return await self.call(core.share(project_id, email, role))
+
+    async def shares(self, project_id: str) -> list[models.Share]:
+        """The project's shares (the owner), or the caller's own."""
+        return (await self.call(core.shares(project_id))).data
+
+    async def unshare(self, project_id: str, share_id: str) -> bool:
+        """Revoke a share (the owner), or leave it (the person it names)."""
+        return await self.call(core.unshare(project_id, share_id))
+
     async def view_links(self, project_id: str) -> list[models.ViewLink]:
         return (await self.call(core.view_links(project_id))).data
 

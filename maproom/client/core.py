@@ -23,6 +23,7 @@ from maproom.api.schemas.actions import ActionsDispatched
 from maproom.api.schemas.chat import ChatAnswer
 from maproom.api.schemas.common import Ok
 from maproom.api.schemas.data import FileList, LayerDetail, LayerList, ReportSaved, UploadResult
+from maproom.api.schemas.history import Restored, Share, ShareList, VersionList, VersionView
 from maproom.api.schemas.keys import Usage, Verification
 from maproom.api.schemas.projects import MapView, ProjectList, ProjectPatched, ProjectRead
 from maproom.api.schemas.views import LiveViewUrl, StaticViewUrl, ViewLinkList
@@ -395,6 +396,33 @@ def view_links(project_id: str) -> Call[ViewLinkList]:
 
 def revoke_view_link(project_id: str, link_id: str) -> Call[bool]:
     return Call("DELETE", f"{_project(project_id)}/view-links/{segment(link_id)}", _ok)
+
+
+def history(project_id: str, limit: int, cursor: str | None) -> Call[VersionList]:
+    params = _without_none(limit=limit, cursor=cursor)
+    return Call("GET", f"{_project(project_id)}/history", model(VersionList), params=params)
+
+
+def get_version(project_id: str, version: int) -> Call[VersionView]:
+    return Call("GET", f"{_project(project_id)}/history/{int(version)}", model(VersionView))
+
+
+def restore(project_id: str, version: int, if_match: str | None) -> Call[Restored]:
+    path = f"{_project(project_id)}/history/{int(version)}/restore"
+    return Call("POST", path, model(Restored), headers=_if_match(if_match))
+
+
+def share(project_id: str, email: str, role: str) -> Call[Share]:
+    body = {"email": email, "role": role}
+    return _post(f"{_project(project_id)}/shares", model(Share), body)
+
+
+def shares(project_id: str) -> Call[ShareList]:
+    return Call("GET", f"{_project(project_id)}/shares", model(ShareList))
+
+
+def unshare(project_id: str, share_id: str) -> Call[bool]:
+    return Call("DELETE", f"{_project(project_id)}/shares/{segment(share_id)}", _ok)
 
 
 def verify() -> Call[Verification]:

@@ -12,6 +12,7 @@ from maproom.api.schemas.data import (
     ReportSaved,
     UploadResult,
 )
+from maproom.api.schemas.history import Actor, Restored, Share, Version, VersionView
 from maproom.api.schemas.keys import Account, KeyRead, Usage, Verification
 from maproom.api.schemas.projects import (
     MapState,
@@ -25,8 +26,9 @@ from maproom.api.schemas.views import ViewLink
 from maproom.client.events import ChatEvent, LiveEvent
 
 __all__ = [
-    "Account", "ActionsDispatched", "ChatAnswer", "ChatEvent", "ChatQuestion", "CreatedLayer",
-    "FieldSummary", "FileRecord", "KeyRead", "LayerDetail", "LayerItem", "LegendItem",
-    "LiveEvent", "MapState", "MapView", "Message", "ProjectListItem", "ProjectPatched",
-    "ProjectRead", "ReportSaved", "UploadResult", "Usage", "Verification", "ViewLink",
+    "Account", "ActionsDispatched", "Actor", "ChatAnswer", "ChatEvent", "ChatQuestion",
+    "CreatedLayer", "FieldSummary", "FileRecord", "KeyRead", "LayerDetail", "LayerItem",
+    "LegendItem", "LiveEvent", "MapState", "MapView", "Message", "ProjectListItem",
+    "ProjectPatched", "ProjectRead", "ReportSaved", "Restored", "Share", "UploadResult", "Usage",
+    "Verification", "Version", "VersionView", "ViewLink",
 ]  # fmt: skip

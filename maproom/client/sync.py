@@ -200,6 +200,42 @@ class Client:
     def static_view_url(self, project_id: str, **options: Unpack[core.ViewLinkOptions]) -> str:
         return self.call(core.static_view_url(project_id, options))
 
+    # History and sharing
+
+    def history(self, project_id: str, limit: int = 50) -> list[models.Version]:
+        """The newest `limit` versions of the project, newest first."""
+        return (self.call(core.history(project_id, limit, None))).data
+
+    def version(self, project_id: str, version: int) -> models.VersionView:
+        """The project as it was after `version`."""
+        return self.call(core.get_version(project_id, version))
+
+    def restore(
+        self, project_id: str, version: int, if_match: str | None = None
+    ) -> models.Restored:
+        """Make the project as it was after `version` (a new version; `missingLayers`)."""
+        return self.call(core.restore(project_id, version, if_match))
+
+    def undo(self, project_id: str) -> models.ActionsDispatched:
+        """Take back the latest change not taken back yet."""
+        return self.call(core.dispatch(project_id, [{"type": "undo"}]))
+
+    def redo(self, project_id: str) -> models.ActionsDispatched:
+        """Re-apply what the last undo took back."""
+        return self.call(core.dispatch(project_id, [{"type": "redo"}]))
+
+    def share(self, project_id: str, email: str, role: str = "viewer") -> models.Share:
+        """Share the project with an email as `viewer` or `editor` (again: a new role)."""
+        return self.call(core.share(project_id, email, role))
+
+    def shares(self, project_id: str) -> list[models.Share]:
+        """The project's shares (the owner), or the caller's own."""
+        return (self.call(core.shares(project_id))).data
+
+    def unshare(self, project_id: str, share_id: str) -> bool:
+        """Revoke a share (the owner), or leave it (the person it names)."""
+        return self.call(core.unshare(project_id, share_id))
+
     def view_links(self, project_id: str) -> list[models.ViewLink]:
         return self.call(core.view_links(project_id)).data
 

@@ -26,7 +26,7 @@ from maproom.domain.common import require_uuid, utcnow
 from maproom.domain.keys import Principal
 from maproom.errors import Forbidden, NotFound, PreconditionFailed
 from maproom.storage.db import Database, Prepared, Tx, Writer
-from maproom.storage.models import events, projects, shares
+from maproom.storage.models import events, projects, shares, versions
 
 Need = Literal["read", "edit", "own"]
 READ: Need = "read"
@@ -81,6 +81,56 @@ TOUCH_AND_LOG = Prepared(
         bindparam("id", type_=projects.c.id.type),
         bindparam("old", type_=projects.c.version.type),
         bindparam("events", type_=JSONB()),
+    )
+)
+
+
+def _touch_postgresql(
+    tx: Writer,
+    row: Any,
+    changed: dict[str, Any],
+    logged: list[tuple[str, dict[str, Any]]],
+    pending: history.Pending | None,
+) -> None:
+    """The version bump, its events and its history row in one statement (`TOUCH_LOG_KEEP`):
+    nothing written when another change won the race (then 412)."""
+    moment = changed["updated_at"]
+    rows = [{"type": k, "payload": p, "created_at": moment} for k, p in logged]
+    if pending is None:
+        done = tx.run(TOUCH_AND_LOG, id=row.id, old=row.version, events=rows, **changed)
+        expected = len(rows)
+    else:
+        kept = {f"v_{name}": value for name, value in pending.row.items()}
+        done = tx.run(TOUCH_LOG_KEEP, id=row.id, old=row.version, events=rows, **changed, **kept)
+        expected = 1
+    if done != expected:
+        raise PreconditionFailed("The project changed while this request ran; try again")
+
+
+# ... and the history's version row too (`maproom.domain.history`): one row when the version
+# matched (the INSERTs of a WITH run whether or not the main statement reads them).
+_VERSION_PARAMS = [bindparam(f"v_{c}", type_=versions.c[c].type) for c in history.VERSION_COLUMNS]
+TOUCH_LOG_KEEP = Prepared(
+    text(
+        "WITH bumped AS (UPDATE projects SET title = :title, map_state = :map_state, "
+        "version = :version, updated_at = :updated_at WHERE id = :id AND version = :old "
+        "RETURNING id), "
+        "logged AS (INSERT INTO events (project_id, type, payload, created_at) "
+        "SELECT bumped.id, e.type, e.payload, e.created_at FROM bumped, "
+        "ROWS FROM (jsonb_to_recordset(:events) "
+        "AS (type text, payload jsonb, created_at timestamptz)) WITH ORDINALITY AS e "
+        "ORDER BY e.ordinality RETURNING 1) "
+        f"INSERT INTO versions ({', '.join(history.VERSION_COLUMNS)}) "
+        f"SELECT {', '.join(':v_' + c for c in history.VERSION_COLUMNS)} FROM bumped"
+    ).bindparams(
+        bindparam("title", type_=projects.c.title.type),
+        bindparam("map_state", type_=projects.c.map_state.type),
+        bindparam("version", type_=projects.c.version.type),
+        bindparam("updated_at", type_=projects.c.updated_at.type),
+        bindparam("id", type_=projects.c.id.type),
+        bindparam("old", type_=projects.c.version.type),
+        bindparam("events", type_=JSONB()),
+        *_VERSION_PARAMS,
     )
 )
 
@@ -149,7 +199,8 @@ def touch(
 
     Every change to what a project's body shows (its layers, its messages) must call this in
     the same transaction: its `project:` topic drops the cached body (`projects.read_json`).
-    On PostgreSQL the new version and the events are one statement (one round trip).
+    On PostgreSQL the new version, the events and the history's version row are one
+    statement (one round trip).
     """
     changed = {
         "title": values.pop("title", row.title),
@@ -162,16 +213,18 @@ def touch(
     logged = [*(events or ()), *([event] if event is not None else [])]
     actions = [payload for kind, payload in logged if kind == "action"]
     messages_only = all(kind == "message" for kind, _ in logged)
-    if logged and tx.dialect.name == "postgresql":
-        rows = [{"type": k, "payload": p, "created_at": changed["updated_at"]} for k, p in logged]
-        if tx.run(TOUCH_AND_LOG, id=row.id, old=row.version, events=rows, **changed) != len(rows):
-            raise PreconditionFailed("The project changed while this request ran; try again")
+    pending = history.version_of(tx, row, changed, actions, messages_only=messages_only)
+    if tx.dialect.name == "postgresql" and (logged or pending):
+        _touch_postgresql(tx, row, changed, logged, pending)
     else:
         if not tx.run(TOUCH, id=row.id, old=row.version, **changed):
             raise PreconditionFailed("The project changed while this request ran; try again")
         for kind, payload in logged:
             tx.run(LOG, project_id=row.id, type=kind, payload=payload,
                    created_at=changed["updated_at"])  # fmt: skip
+        if pending is not None:
+            history.write(tx, pending)
     tx.notify(f"project:{row.id}")  # even with no event: cached bodies are dropped by it
-    history.record(tx, row, changed, actions, messages_only=messages_only)
+    if pending is not None:
+        history.finish(tx, pending)
     return row._replace(**changed)

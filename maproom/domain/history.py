@@ -29,7 +29,7 @@ from typing import Any
 from sqlalchemy import and_, bindparam, delete, exists, func, or_, select, update
 
 from maproom.domain.common import decode_cursor, encode_cursor, iso, parse_moment, utcnow
-from maproom.errors import NotFound
+from maproom.errors import BadRequest, NotFound
 from maproom.storage.db import Database, Prepared, Tx, Writer
 from maproom.storage.models import files, layers, version_files, versions
 
@@ -111,17 +111,25 @@ def say(tx: Writer, project_id: str, summary: str) -> None:
     noting(tx, project_id).summary.append(summary)
 
 
-def record(
+@dataclass
+class Pending:
+    """A version about to be written (`version_of`), then finished (`finish`)."""
+
+    changes: Changes
+    row: dict[str, Any]  # the `versions` row
+
+
+def version_of(
     tx: Writer,
     before_row: Any,
     after: dict[str, Any],
     actions: list[dict[str, Any]],
     *,
     messages_only: bool,
-) -> None:
-    """Write the version `after["version"]` of the project whose row was `before_row` (in the
-    transaction that made it). A change that only added chat messages is not a version of the
-    map. Versions past the retention (`tx.context["retention"]`) are let go (`prune`)."""
+) -> Pending | None:
+    """The version `after["version"]` of the project whose row was `before_row`: what the
+    transaction changed (module docstring), who and how (`ACTOR`). None for a change that only
+    added chat messages: not a version of the map."""
     changes: Changes = tx.context.pop("history", None) or Changes(before_row.id)
     before: dict[str, Any] = {}
     if after["title"] != before_row.title:
@@ -136,31 +144,76 @@ def record(
     if changes.order is not None:
         before["order"] = changes.order
     if messages_only and not before:
-        return
+        return None
     actor = ACTOR.get()
-    version = after["version"]
-    tx.execute(
-        versions.insert().values(
-            project_id=before_row.id, version=version, created_at=after["updated_at"],
-            account_email=actor.email, key_id=actor.key_id, via=actor.via, kind=changes.kind,
-            target=changes.target, summary=summarize(changes.summary, actions, before),
-            actions=actions, before=before,
-        )
-    )  # fmt: skip
+    row = {
+        "project_id": before_row.id, "version": after["version"],
+        "created_at": after["updated_at"], "account_email": actor.email,
+        "key_id": actor.key_id, "via": actor.via, "kind": changes.kind, "target": changes.target,
+        "summary": summarize(changes.summary, actions, before), "actions": actions,
+        "before": before,
+    }  # fmt: skip
+    return Pending(changes, row)
+
+
+def write(tx: Writer, pending: Pending) -> None:
+    """Insert the version row (where the project's own statement did not)."""
+    tx.run(INSERT, **pending.row)
+
+
+def finish(tx: Writer, pending: Pending) -> None:
+    """What follows a version row: the files it keeps, the marks of an undo or redo, and
+    letting go of versions past the retention (`tx.context["retention"]`, `prune`)."""
+    changes, project_id, version = (
+        pending.changes,
+        pending.row["project_id"],
+        pending.row["version"],
+    )
     kept_files = {s["file_id"] for s in changes.layers.values() if s and s.get("file_id")}
     for file_id in sorted(kept_files):
-        tx.execute(
-            version_files.insert().values(
-                project_id=before_row.id, version=version, file_id=file_id
-            )
-        )
+        tx.run(KEEP_FILE, project_id=project_id, version=version, file_id=file_id)
     if changes.kind == "undo" and changes.target is not None:
-        _mark(tx, before_row.id, changes.target, undone_by=version)
+        _mark(tx, project_id, changes.target, undone_by=version)
     if changes.kind == "redo" and changes.target is not None:
-        _mark(tx, before_row.id, changes.target, redone_by=version)
+        _mark(tx, project_id, changes.target, redone_by=version)
     retention = tx.context.get("retention")
-    if isinstance(retention, Retention) and version > retention.versions:
-        prune(tx, before_row.id, newest=version, retention=retention)
+    if (
+        isinstance(retention, Retention)
+        and version > retention.versions
+        and version % prune_every(retention.versions) == 0
+    ):
+        prune(tx, project_id, newest=version, retention=retention)
+
+
+VERSION_COLUMNS = ("project_id", "version", "created_at", "account_email", "key_id", "via",
+                   "kind", "target", "summary", "actions", "before")  # fmt: skip
+INSERT = Prepared(versions.insert().values({name: bindparam(name) for name in VERSION_COLUMNS}))
+KEEP_FILE = Prepared(
+    version_files.insert().values(
+        project_id=bindparam("project_id"), version=bindparam("version"),
+        file_id=bindparam("file_id"),
+    )
+)  # fmt: skip
+PAST_COUNT = Prepared(
+    delete(versions).where(
+        versions.c.project_id == bindparam("project_id"),
+        versions.c.version <= bindparam("cutoff"),
+    )
+)
+
+
+# A file row of a version let go (the version row is gone, its `version_files` row not yet).
+UNKEPT_FILE = Prepared(
+    select(version_files.c.version)
+    .where(
+        version_files.c.project_id == bindparam("project_id"),
+        ~exists().where(
+            versions.c.project_id == version_files.c.project_id,
+            versions.c.version == version_files.c.version,
+        ),
+    )
+    .limit(1)
+)
 
 
 def _mark(tx: Writer, project_id: str, version: int, **values: int) -> None:
@@ -245,25 +298,29 @@ def entry(row: Any) -> dict[str, Any]:
 
 
 def page(
-    tx: Tx, project_id: str, *, limit: int, cursor: str | None
+    tx: Tx, project_id: str, *, limit: int, cursor: str | None, kept_after: int
 ) -> tuple[list[dict[str, Any]], str | None]:
-    """Versions newest first, a page at a time (`nextCursor` while older ones remain)."""
+    """Versions newest first, a page at a time (`nextCursor` while older ones remain); none
+    at or below `kept_after` (`floor`)."""
     if cursor:
         (before_version,) = decode_cursor(cursor, 1)
         if not isinstance(before_version, int):
-            raise NotFound("Unknown cursor")
+            raise BadRequest(
+                "Malformed cursor", details=[{"path": "cursor", "message": "malformed"}]
+            )
         rows = tx.all(PAGE_AFTER, project_id=project_id, before_version=before_version,
                       limit=limit + 1)  # fmt: skip
     else:
         rows = tx.all(PAGE_FIRST, project_id=project_id, limit=limit + 1)
+    rows = [row for row in rows if row.version > kept_after]
     shown = rows[:limit]
     more = encode_cursor([shown[-1].version]) if len(rows) > limit else None
     return [entry(row) for row in shown], more
 
 
-def one(tx: Tx, project_id: str, version: int) -> Any:
-    """A retained version's row, or NotFound."""
-    row = tx.one(ONE, project_id=project_id, version=version)
+def one(tx: Tx, project_id: str, version: int, kept_after: int) -> Any:
+    """A retained version's row (above `kept_after`: `floor`), or NotFound."""
+    row = tx.one(ONE, project_id=project_id, version=version) if version > kept_after else None
     if row is None:
         raise NotFound(f"Version {version} is not in this project's history")
     return row
@@ -285,6 +342,24 @@ class Retention:
     days: float = 30.0
 
 
+# Versions past the count are deleted every this many versions (a delete per write cost a
+# seventh of the write throughput), at most a sixteenth of the count; until then they are
+# treated as gone (`floor`).
+PRUNE_EVERY = 64
+
+
+def prune_every(keep: int) -> int:
+    """How many versions apart the count's prunes run, for a count of `keep`."""
+    return max(1, min(PRUNE_EVERY, keep // 16))
+
+
+def floor(project_version: int, context: dict[str, Any]) -> int:
+    """The newest version no longer kept (every version up to it is as good as gone)."""
+    retention = context.get("retention")
+    keep = retention.versions if isinstance(retention, Retention) else 1_000_000_000
+    return project_version - keep
+
+
 def prune(
     tx: Writer, project_id: str, *, newest: int, retention: Retention, days: bool = False
 ) -> None:
@@ -292,12 +367,19 @@ def prune(
     `days`, those older than `retention.days`, the newest always kept), then of the files only
     they kept (their blobs go once the transaction commits)."""
     cutoff = newest - retention.versions
-    gone = versions.c.version <= cutoff
     if days:
         moment = utcnow() - timedelta(days=retention.days)
-        gone = or_(gone, and_(versions.c.created_at < moment, versions.c.version < newest))
-    removed = tx.execute(delete(versions).where(versions.c.project_id == project_id, gone))
-    if not removed.rowcount:
+        gone = or_(
+            versions.c.version <= cutoff,
+            and_(versions.c.created_at < moment, versions.c.version < newest),
+        )
+        removed = tx.execute(delete(versions).where(versions.c.project_id == project_id, gone))
+        if not removed.rowcount:
+            return
+    elif not tx.run(PAST_COUNT, project_id=project_id, cutoff=cutoff):
+        return
+    kept_by_gone = tx.one(UNKEPT_FILE, project_id=project_id)
+    if kept_by_gone is None:  # the versions let go kept no file (camera moves, styles...)
         return
     tx.execute(
         delete(version_files).where(

@@ -66,9 +66,10 @@ def current(tx: Tx, project: Any) -> State:
     )
 
 
-def at(tx: Tx, project: Any, version: int) -> State:
-    """The project as it was after `version` (NotFound unless that version is retained)."""
-    history.one(tx, project.id, version)
+def at(tx: Tx, project: Any, version: int, kept_after: int) -> State:
+    """The project as it was after `version` (NotFound unless that version is kept: above
+    `kept_after`, `history.floor`)."""
+    history.one(tx, project.id, version, kept_after)
     state = current(tx, project)
     for row in history.later(tx, project.id, version):
         state.step_back(row.before)
@@ -122,14 +123,15 @@ def _restorable(state: dict[str, Any]) -> dict[str, Any]:
 UNDO_TARGET = (versions.c.version, versions.c.before)
 
 
-def undo_target(tx: Writer, project_id: str) -> Any:
-    """The latest change not taken back yet (`version`, `before`), or BadRequest."""
+def undo_target(tx: Writer, project: Any) -> Any:
+    """The latest kept change not taken back yet (`version`, `before`), or BadRequest."""
     row = tx.execute(
         select(*UNDO_TARGET)
         .where(
-            versions.c.project_id == project_id,
+            versions.c.project_id == project.id,
             versions.c.kind.in_(history.UNDOABLE),
             versions.c.undone_by.is_(None),
+            versions.c.version > history.floor(project.version, tx.context),
         )
         .order_by(versions.c.version.desc())
         .limit(1)
@@ -166,7 +168,7 @@ def view(
     details top first, as `GET .../map` shows them)."""
     with db.reader() as tx:
         project = gate.get_or_raise(tx, principal=principal, project_id=project_id)
-        state = at(tx, project, version)
+        state = at(tx, project, version, history.floor(project.version, db.write_context))
     rows = [SimpleNamespace(**history.row_values(state.layers[i])) for i in state.order]
     return {
         "version": version,
@@ -188,7 +190,8 @@ def restore_version(
     or nothing, as a new version; the layers whose data is gone are `missingLayers`."""
     with gate.locked(db, principal=principal, project_id=project_id) as (tx, project):
         check_version(project.version, if_match)
-        made = make(tx, project, at(tx, project, version))
+        target = at(tx, project, version, history.floor(project.version, tx.context))
+        made = make(tx, project, target)
         changes = history.noting(tx, project.id)
         changes.kind, changes.target = "restore", version
         history.say(tx, project.id, f"restored version {version}")
@@ -212,4 +215,5 @@ def listing(
     """`GET .../history`: versions newest first, a page at a time."""
     with db.reader() as tx:
         project = gate.get_or_raise(tx, principal=principal, project_id=project_id)
-        return history.page(tx, project.id, limit=limit, cursor=cursor)
+        kept_after = history.floor(project.version, db.write_context)
+        return history.page(tx, project.id, limit=limit, cursor=cursor, kept_after=kept_after)

@@ -111,6 +111,23 @@ async def _chat(mr: AsyncClient, args: dict[str, Any]) -> Any:
     return await mr.chat(args["project_id"], args["message"])
 
 
+async def _history(mr: AsyncClient, args: dict[str, Any]) -> Any:
+    found = await mr.history(args["project_id"], int(args.get("limit", 20)))
+    return {"data": [v.model_dump(mode="json") for v in found], "meta": {"count": len(found)}}
+
+
+async def _restore_version(mr: AsyncClient, args: dict[str, Any]) -> Any:
+    return await mr.restore(args["project_id"], int(args["version"]))
+
+
+async def _undo(mr: AsyncClient, args: dict[str, Any]) -> Any:
+    return await mr.undo(args["project_id"])
+
+
+async def _redo(mr: AsyncClient, args: dict[str, Any]) -> Any:
+    return await mr.redo(args["project_id"])
+
+
 async def _upload_file(mr: AsyncClient, args: dict[str, Any]) -> Any:
     path = Path(args["path"]).expanduser()
     if not path.is_file():
@@ -177,6 +194,37 @@ TOOLS: dict[str, tuple[str, dict[str, Any], Handler]] = {
             message={"type": "string", "minLength": 1, "maxLength": 4000},
         ),
         _chat,
+    ),
+    "project_history": (
+        "A project's versions, newest first: who changed what (summary, actions), and how "
+        "(api, actions, chat, mcp, restore).",
+        _object(
+            ["project_id"],
+            project_id=PROJECT_ID,
+            limit={"type": "integer", "minimum": 1, "maximum": 200, "default": 20},
+        ),
+        _history,
+    ),
+    "restore_version": (
+        "Make the project as it was after a version of its history (itself a new version); "
+        "lists the layers that could not come back.",
+        _object(
+            ["project_id", "version"],
+            project_id=PROJECT_ID,
+            version={"type": "integer", "minimum": 1, "description": "From project_history"},
+        ),
+        _restore_version,
+    ),
+    "undo": (
+        "Take back the project's latest change not taken back yet (the same as the `undo` "
+        "map action); successive undos walk back one change at a time.",
+        _object(["project_id"], project_id=PROJECT_ID),
+        _undo,
+    ),
+    "redo": (
+        "Re-apply what the last undo took back, if nothing else changed since.",
+        _object(["project_id"], project_id=PROJECT_ID),
+        _redo,
     ),
 }
 LOCAL_TOOLS: dict[str, tuple[str, dict[str, Any], Handler]] = {

@@ -311,7 +311,8 @@ versions = Table(
     Column("actions", JSONType, nullable=False),
     Column("before", JSONType, nullable=False),
     PrimaryKeyConstraint("project_id", "version", name="pk_versions"),
-    Index(None, "created_at"),
+    # SQLite: the rows in the primary key's own B-tree (one B-tree to write per version).
+    sqlite_with_rowid=False,
 )
 
 # The files a version's `before` refers to (a removed layer's data): kept while it is retained.

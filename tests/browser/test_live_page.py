@@ -379,3 +379,35 @@ async def test_chat_moves_the_open_live_page(server: tuple[str, FastAPI], browse
         assert masked > 0
         await page.screenshot(path=str(SCREENSHOTS / "chat-japan.png"))
         assert page.errors == []
+
+
+async def test_an_undo_and_a_restore_reach_the_open_page(
+    server: tuple[str, FastAPI], browser: Any
+) -> None:
+    """Undo is seen on an open live page within a second (docs/history.md), and so is a
+    restore that brings a removed layer back."""
+    base, app = server
+    async with httpx.AsyncClient(base_url=base, headers=bearer(new_key(app)), timeout=20) as api:
+        project, _layer, live = await project_with_data(base, app, api)
+        actions = f"/api/v1/sessions/{project}/map/actions"
+        await api.post(
+            actions, json={"actions": [{"type": "jump_to", "center": [2, 45], "zoom": 3}]}
+        )
+        kept = (await api.get(f"/api/v1/sessions/{project}/history", params={"limit": 1})).json()
+        page = await open_page(browser, live)
+        await settle(page)
+        await api.post(
+            actions, json={"actions": [{"type": "fly_to", "center": [20, 10], "zoom": 5}]}
+        )
+        await until(page, near((20, 10), 5), 20000)
+        assert (await api.post(actions, json={"actions": [{"type": "undo"}]})).status_code == 200
+        await until(page, near((2, 45), 3), 1000)  # within a second
+
+        removed = {"actions": [{"type": "remove_layer", "layer_id": "squares"}]}
+        await api.post(actions, json=removed)
+        await until(page, "window.maproom.state.layers.length === 1")
+        version = kept["data"][0]["version"]
+        restored = await api.post(f"/api/v1/sessions/{project}/history/{version}/restore")
+        assert restored.status_code == 200, restored.text
+        await until(page, "window.maproom.state.layers.length === 2", 2000)
+        assert page.errors == []

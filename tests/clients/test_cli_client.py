@@ -190,3 +190,29 @@ def test_chat_question_answered_at_the_prompt_in_tmux(service: Service, tmux: li
         messages = mr.project(project).messages
     assert messages[-1].role == "assistant" and messages[-1].actions  # the turn went on
     assert messages[-2].content == choice
+
+
+def test_history_undo_restore_and_sharing_commands(service: Service) -> None:
+    project = ok_json(run(service, "projects", "create", "--json"))["id"]
+    fly = json.dumps([{"type": "fly_to", "center": [10, 20], "zoom": 4}])
+    assert run(service, "actions", project, "-", stdin=fly).returncode == 0
+    undone = run(service, "undo", project)
+    assert undone.returncode == 0 and "Undone" in undone.stdout
+    assert run(service, "redo", project).returncode == 0
+    versions = ok_json(run(service, "history", project, "--json"))["data"]
+    assert [v["kind"] for v in versions] == ["redo", "undo", "change", "create"]
+    human = run(service, "history", project)
+    assert "Flew to 20.00° N, 10.00° E" in human.stdout and "actions" in human.stdout
+    restored = run(service, "restore", project, "1")
+    assert restored.returncode == 0 and "Restored version 1" in restored.stdout
+    assert run(service, "redo", project).stderr.startswith("maproom: bad_request: ")
+
+    made = ok_json(run(service, "share", project, "friend@example.com", "--role", "editor",
+                       "--json"))  # fmt: skip
+    listed = run(service, "shares", project)
+    assert made["id"] in listed.stdout and "editor" in listed.stdout
+    friend = service.make_key(email="friend@example.com")
+    assert project in run(service, "projects", "list", key=friend).stdout
+    assert run(service, "unshare", project, made["id"], key=friend).returncode == 0  # leaving
+    assert "Not shared with anyone" in run(service, "shares", project).stdout
+    assert run(service, "projects", "show", project, key=friend).returncode == 1

@@ -27,6 +27,7 @@ CONTRACT_TOOLS = {
     "list_projects", "create_project", "describe_project", "list_layers", "dispatch_actions",
     "style_layer", "save_report", "get_live_view_url", "chat",
 }  # fmt: skip
+HISTORY_TOOLS = {"project_history", "restore_version", "undo", "redo"}
 
 
 @contextlib.asynccontextmanager
@@ -87,7 +88,7 @@ async def moves_the_map(session: ClientSession, service: Service) -> None:
 async def test_http_tools_and_a_call_that_moves_the_map(service: Service) -> None:
     async with over_http(service, service.key) as session:
         listed = await session.list_tools()
-        assert {tool.name for tool in listed.tools} == CONTRACT_TOOLS
+        assert {tool.name for tool in listed.tools} == CONTRACT_TOOLS | HISTORY_TOOLS
         schema = next(t for t in listed.tools if t.name == "dispatch_actions").inputSchema
         assert "fly_to" in json.dumps(schema) and "$defs" in schema
         await moves_the_map(session, service)
@@ -151,7 +152,7 @@ async def test_stdio_uploads_a_local_file_and_moves_the_map(
     places.write_text("name,lat,lon\nMadrid,40.42,-3.70\nPorto,41.15,-8.61\n")
     async with over_stdio(service, service.key) as session:
         names = {tool.name for tool in (await session.list_tools()).tools}
-        assert names == CONTRACT_TOOLS | {"upload_file"}
+        assert names == CONTRACT_TOOLS | HISTORY_TOOLS | {"upload_file"}
         await moves_the_map(session, service)
         project_id = answer(await session.call_tool("create_project", {}))["id"]
         uploaded = await session.call_tool(
@@ -178,3 +179,24 @@ async def test_stdio_call_refused_for_a_missing_scope(service: Service) -> None:
 async def _created(service: Service) -> str:
     async with AsyncClient(service.url, service.key) as mr:
         return (await mr.create_project()).id
+
+
+async def test_http_undo_redo_and_history_tools(service: Service) -> None:
+    async with over_http(service, service.key) as session:
+        project = answer(await session.call_tool("create_project", {"title": "h"}))["id"]
+        fly = {"type": "fly_to", "center": [10, 20], "zoom": 4}
+        await session.call_tool("dispatch_actions", {"project_id": project, "actions": [fly]})
+        assert not (await session.call_tool("undo", {"project_id": project})).isError
+        view = answer(await session.call_tool("describe_project", {"project_id": project}))
+        assert view["mapState"]["center"] == [0, 20]
+        assert not (await session.call_tool("redo", {"project_id": project})).isError
+        history = answer(await session.call_tool("project_history", {"project_id": project}))
+        kinds = [v["kind"] for v in history["data"]]
+        assert kinds == ["redo", "undo", "change", "create"]
+        assert {v["actor"]["via"] for v in history["data"][:3]} == {"mcp"}
+        restored = answer(await session.call_tool("restore_version", {"project_id": project,
+                                                                      "version": 1}))  # fmt: skip
+        assert restored["restoredVersion"] == 1
+        assert refusal(await session.call_tool("redo", {"project_id": project}))["code"] == (
+            "bad_request"
+        )

@@ -26,7 +26,10 @@ WHOLE_TABLE = {
 
 
 # Statements in one database's own SQL.
-ONLY_ON = {"maproom.domain.gate.TOUCH_AND_LOG": "postgresql"}
+ONLY_ON = {
+    "maproom.domain.gate.TOUCH_AND_LOG": "postgresql",
+    "maproom.domain.gate.TOUCH_LOG_KEEP": "postgresql",
+}
 
 
 def prepared_statements() -> dict[str, Prepared]:

@@ -414,7 +414,7 @@ def _undo_redo(batch: Batch, step: Step) -> None:
     as the history left it."""
     tx, project = batch.tx, batch.project
     undo = step.kind == "undo"
-    target = restore.undo_target(tx, project.id) if undo else restore.redo_target(tx, project.id)
+    target = restore.undo_target(tx, project) if undo else restore.redo_target(tx, project.id)
     state = restore.current(tx, project)
     state.step_back(target.before)
     made = restore.make(tx, project, state)

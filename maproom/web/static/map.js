@@ -74,6 +74,14 @@ function announceFile(data) {
 }
 
 const CAMERA_MOVES = ["fit_bounds", "go_home", "zoom_in", "zoom_out", "pan", "zoom_to_layer"];
+// A step through the history may change anything: the page takes the whole state again and
+// jumps to its view.
+const HISTORY_STEPS = ["undo", "redo"];
+
+async function jumpToState() {
+  const state = await fetchState(page.stateUrl);
+  await render(state, { camera: true });
+}
 
 async function applyAction(action) {
   const map = page.map;
@@ -85,6 +93,8 @@ async function applyAction(action) {
     map.jumpTo({ center: action.center, ...camera });
   } else if (action.type === "file_generated") {
     announceFile(action);
+  } else if (HISTORY_STEPS.includes(action.type)) {
+    await jumpToState();
   } else {
     const state = await fetchState(page.stateUrl);
     if (CAMERA_MOVES.includes(action.type)) {
@@ -108,6 +118,7 @@ const HANDLERS = {
   layer: refresh,
   file: refresh,
   project: refresh,
+  restored: jumpToState,
   file_generated: announceFile,
 };
 

@@ -47,8 +47,9 @@ def upgrade() -> None:
         sa.Column("actions", JSONType, nullable=False),
         sa.Column("before", JSONType, nullable=False),
         sa.PrimaryKeyConstraint("project_id", "version", name="pk_versions"),
+        sqlite_with_rowid=False,
     )
-    op.create_index("ix_versions_created_at", "versions", ["created_at"])
+    pass  # op.create_index("ix_versions_created_at", "versions", ["created_at"])
     op.create_table(
         "version_files",
         *_project("version_files"),
