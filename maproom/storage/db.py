@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import collections
+import contextlib
 import functools
 import threading
 from collections.abc import Callable, Iterator, Sequence
@@ -49,6 +50,7 @@ class Database:
         self._readers: list[Any] = []
         self._readers_lock = threading.Lock()
         self._write_queue = FairLock() if self.is_sqlite else None
+        self._checkpointer = Checkpointer(self.engine) if self.is_sqlite else None
         self._writer: Connection | None = None
         self._changers: anyio.CapacityLimiter | None = None  # made on the event loop (`run`)
         # Called (in the writing thread) with the topics of each committed write transaction.
@@ -234,6 +236,8 @@ class Database:
 
     def dispose(self) -> None:
         """Close every pooled connection and every thread's reader."""
+        if self._checkpointer is not None:
+            self._checkpointer.stop()
         with self._readers_lock:
             readers, self._readers = self._readers, []
         for raw in readers:
@@ -288,6 +292,44 @@ class FairLock:
                 self._held = False
 
 
+class Checkpointer:
+    """SQLite's log checkpoints in a thread of their own: every `EVERY` seconds while writes
+    come in, `PRAGMA wal_checkpoint(PASSIVE)` copies the log into the database without waiting
+    for (or blocking) readers and writers; writers then never pay for it in their COMMIT. The
+    log is emptied (`TRUNCATE`) when the database closes."""
+
+    EVERY = 0.5
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="sqlite-checkpoint", daemon=True)
+        self._thread.start()
+
+    def _run(self) -> None:
+        connection: Any = None
+        while not self._stop.wait(self.EVERY):
+            try:
+                if connection is None:
+                    connection = self.engine.raw_connection()
+                connection.cursor().execute("PRAGMA wal_checkpoint(PASSIVE)")
+            except Exception:  # the database is closing, or busy: the next round tries again
+                connection = None
+        if connection is not None:
+            connection.close()
+
+    def stop(self) -> None:
+        """Stop, after a last checkpoint that empties the log."""
+        self._stop.set()
+        self._thread.join(timeout=10)
+        with contextlib.suppress(Exception):
+            raw = self.engine.raw_connection()
+            try:
+                raw.cursor().execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            finally:
+                raw.close()
+
+
 def _sqlite_connect(dbapi_conn: DBAPIConnection, _record: ConnectionPoolEntry) -> None:
     dbapi_conn.isolation_level = None
     cursor = dbapi_conn.cursor()
@@ -296,6 +338,10 @@ def _sqlite_connect(dbapi_conn: DBAPIConnection, _record: ConnectionPoolEntry) -
         "PRAGMA synchronous=NORMAL",
         "PRAGMA foreign_keys=ON",
         "PRAGMA busy_timeout=30000",
+        # Checkpoints run in the background (`Checkpointer`), not in a writer's COMMIT: a
+        # commit that copies the log into the database costs that writer (and everyone
+        # queued behind it) milliseconds.
+        "PRAGMA wal_autocheckpoint=0",
     ):
         cursor.execute(pragma)
     cursor.close()
