@@ -98,6 +98,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 stopping.set()  # lets the profiling thread end before the database closes
                 tasks.cancel_scope.cancel()
         services.tiles.close()
+        services.analysis.close()
         await services.close()
         if registered is not None:
             await anyio.to_thread.run_sync(workers.leave, services.db, registered)

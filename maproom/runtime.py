@@ -10,6 +10,7 @@ from typing import Any
 import anyio
 
 from maproom.domain import history, links, projects, usage
+from maproom.domain.analysis import Analysis
 from maproom.domain.chat.builtin import BuiltinAgent
 from maproom.domain.chat.llm import LLMAgent
 from maproom.domain.chat.turn import Agent
@@ -39,6 +40,7 @@ class Services:
     meter: UsageMeter
     blobs: BlobStore
     tiles: TileCache
+    analysis: Analysis
     hub: LiveHub
     agent: Agent
     bodies: HeardCache[projects.Encoded]  # project bodies as JSON, on while every change is heard
@@ -71,6 +73,12 @@ class Services:
             meter=UsageMeter(),
             blobs=blobs,
             tiles=TileCache(blobs, on_built=functools.partial(_count_tiles, db)),
+            analysis=Analysis(
+                blobs,
+                memory_mb=settings.analysis_memory_mb,
+                timeout_s=settings.analysis_timeout_s,
+                on_built=functools.partial(_count_tiles, db),
+            ),
             hub=_live_hub(db),
             agent=agent_for(settings),
             bodies=projects.body_cache(enabled=alone, bound_bytes=settings.body_cache_mb * MB),
@@ -81,6 +89,11 @@ class Services:
             services.bus = RedisBus(shared, space, services.heard, services._bus_up)
             db.commit_listeners.append(services.bus.publish)
         return services
+
+    def prepare_later(self, data_key: str, fields: list[dict[str, Any]] | None) -> None:
+        """After a GeoJSON layer's upload answered: build its tile index, then its table."""
+        self.tiles.index_later(data_key)
+        self.analysis.build_later(data_key, fields)
 
     @property
     def retention(self) -> history.Retention:
@@ -126,8 +139,8 @@ def _limiter(settings: Settings, limit: int, name: str) -> RateLimiter:
 
 
 def _count_tiles(db: Database, data_key: str, size: int) -> bool:
-    """Count the bytes of a layer's tile index (its data is `p/{project}/{file}/...`); False
-    when the file is gone (deleted while its index was built)."""
+    """Count the bytes of a file a layer's data gets later (its tile index, its table; its
+    data is `p/{project}/{file}/...`); False when the file is gone (deleted while built)."""
     file_id = data_key.split("/")[2]
     with db.write() as tx:
         return usage.add_stored(tx, file_id, size)

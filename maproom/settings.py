@@ -64,6 +64,10 @@ class Settings(BaseSettings):
     # than this many days; a removed layer's data is kept while a kept version refers to it.
     history_versions: int = Field(default=1000, ge=1, le=1_000_000)
     history_days: float = Field(default=30.0, gt=0)
+    # The analysis engine (docs/analysis.md): its memory (beyond it, it spills to the scratch
+    # folder), and how long one question or derived layer may take (then 504, nothing added).
+    analysis_memory_mb: int = Field(default=512, ge=64)
+    analysis_timeout_s: float = Field(default=120.0, gt=0, le=3600)
     # Set by `maproom serve --workers N` for its children (which needs MAPROOM_REDIS_URL): the
     # key and project caches then live only while the Redis bus can invalidate them.
     workers: int = Field(default=1, ge=1)

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import functools
 import inspect
+import threading
 from collections.abc import Callable, Coroutine
 from dataclasses import dataclass
 from typing import Annotated, Any, TypeVar
@@ -196,6 +197,32 @@ class Caller:
     async def change(self, fn: Callable[..., T], /, **kwargs: Any) -> T:
         """Run a short domain change for this caller (see the module docstring)."""
         return await self.run_change(fn, self.services.db, principal=self.principal, **kwargs)
+
+    async def analyse(self, request: Request, fn: Callable[..., T], /, **kwargs: Any) -> T:
+        """Run a domain call that asks the analysis engine, off the event loop; if the client
+        leaves meanwhile, the call is told (`cancelled`) and stops."""
+        cancelled = threading.Event()
+        call = functools.partial(
+            fn, self.services.db, principal=self.principal, cancelled=cancelled, **kwargs
+        )
+
+        async def watch() -> None:
+            while not await request.is_disconnected():
+                await anyio.sleep(0.2)
+            cancelled.set()
+
+        failed: Exception | None = None
+        async with anyio.create_task_group() as tasks:
+            tasks.start_soon(watch)
+            try:
+                answer = await anyio.to_thread.run_sync(call)
+            except Exception as exc:  # raised below, not wrapped in the task group's error
+                failed = exc
+            finally:
+                tasks.cancel_scope.cancel()
+        if failed is not None:
+            raise failed
+        return answer
 
     async def write(self, fn: Callable[..., T], /, **kwargs: Any) -> T:
         """Run a domain change that does slow work besides, off the event loop."""

@@ -47,8 +47,10 @@ def classify(
     profile: Profile | None,
     geometry_type: str | None,
     prefix: str = "",
+    refilter: bool = False,
 ) -> dict[str, Any]:
-    """The style with its classes computed where the renderer asks for them."""
+    """The style with its classes computed where the renderer asks for them (again, with
+    `refilter`, when the features the style shows changed: a new filter)."""
     renderer = style.get("renderer")
     if not isinstance(renderer, dict):
         return style
@@ -62,7 +64,7 @@ def classify(
         return style
     if kind == "graduated" and renderer.get("method") == "manual":
         return style
-    stale = key not in renderer or any(name in asked for name in DEPENDS_ON)
+    stale = key not in renderer or refilter or any(name in asked for name in DEPENDS_ON)
     if key in asked or not stale:
         if "field" in asked:
             _field(profile, renderer["field"], f"{_path(prefix)}field")

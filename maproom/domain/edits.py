@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from maproom.domain import actions, classification, gate, history, layers, projects, styles
+from maproom.domain import actions, gate, history, layers, projects, styles
 from maproom.domain.actions import models as m
 from maproom.domain.actions.plan import check_permutation
 from maproom.domain.common import check_version
@@ -157,12 +157,7 @@ def restyle_layer(
     with gate.locked(db, principal=principal, project_id=project_id) as (tx, project):
         row = layers.row_of(tx, project.id, layer_id)
         check_version(row.version, if_match)
-        merged = classification.classify(
-            styles.merge(row.style, style_patch),
-            given=style_patch,
-            profile=layers.field_profile(blobs, row),
-            geometry_type=row.geometry_type,
-        )
+        merged, _ = layers.styled(blobs, row, styles.merge(row.style, style_patch), style_patch)
         if merged != row.style:
             step = m.UpdateLayerStyle(type="update_layer_style", layer_id=row.id, style=merged)
             actions.run(tx, project, [step], blobs=blobs)

@@ -180,7 +180,7 @@ def accept_upload(
     layer_name: str | None,
     base: str,
     limits: geo.Limits,
-    index_later: Callable[[str], None] | None = None,
+    index_later: Callable[[str, list[dict[str, Any]] | None], None] | None = None,
 ) -> dict[str, Any]:
     """Convert and store an uploaded file, adding its layer; the upload file is consumed. A
     layer that would pass `limits` is 413, with nothing stored. A GeoJSON layer's data key
@@ -240,7 +240,7 @@ def accept_upload(
                 touch(tx, project, event=("file", {"op": "added", "file_id": file_id}))
         body = record(row, [layer["layer_id"]] if layer else [])
         if index_later is not None and data_key and conversion.layer_type == "geojson":
-            index_later(data_key)
+            index_later(data_key, conversion.fields)
         return {**body, "layer": layer, "skippedRows": conversion.skipped_rows}
     except BaseException:
         for key in written:

@@ -7,20 +7,23 @@ lists its layers), so it bumps the project's version and `updatedAt` as well as 
 
 from __future__ import annotations
 
+import hashlib
 import tempfile
 import threading
 from pathlib import Path
 from typing import Any
 
+import orjson
 from sqlalchemy import bindparam, delete, func, select, update
 
-from maproom.domain import history, styles
+from maproom.domain import classification, filters, history, styles
 from maproom.domain.common import iso, new_id, require_uuid, utcnow
 from maproom.domain.gate import Versioned, get_or_raise, touch
 from maproom.domain.keys import Principal
 from maproom.domain.usage import add_stored
 from maproom.errors import NotFound
 from maproom.geo.fields import STATS_NAME, Profile, profile_geojson
+from maproom.geo.filters import predicate
 from maproom.storage import scratch
 from maproom.storage.blobs import BlobStore
 from maproom.storage.db import Database, Prepared, Tx, Writer
@@ -61,8 +64,30 @@ def list_item(row: Any) -> dict[str, Any]:
     }
 
 
+def filter_of(row: Any) -> dict[str, Any] | None:
+    """The filter of a layer's style (which features it draws), or None."""
+    style = row.style if isinstance(row.style, dict) else {}
+    found = style.get("filter")
+    return found if isinstance(found, dict) else None
+
+
+def filter_tag(where: dict[str, Any] | None) -> str:
+    """A short tag of a filter, for cache keys and URLs (a new filter, new URLs: a browser
+    never shows tiles cut for another one)."""
+    if where is None:
+        return ""
+    return hashlib.sha256(orjson.dumps(where, option=orjson.OPT_SORT_KEYS)).hexdigest()[:12]
+
+
 def data_url(base: str, row: Any) -> str | None:
-    """Where a viewer fetches a layer's data, under `base` (the project's URL for that viewer)."""
+    """Where a viewer fetches a layer's data, under `base` (the project's URL for that viewer);
+    a filtered layer's URL carries its filter's tag."""
+    url = _data_url(base, row)
+    tag = filter_tag(filter_of(row)) if row.layer_type == "geojson" else ""
+    return f"{url}?f={tag}" if url and tag else url
+
+
+def _data_url(base: str, row: Any) -> str | None:
     if row.layer_type == "cog" and (row.data_key or row.remote_url):
         # Browsers cannot read a COG: the server cuts tiles from it (a remote one too).
         return f"{base}/layers/{row.id}/tiles/{{z}}/{{x}}/{{y}}.png"
@@ -88,6 +113,10 @@ def detail(row: Any, order: int, base: str) -> dict[str, Any]:
         "url": data_url(base, row),
         "legendItems": styles.legend_items(row.style, row.geometry_type),
         "fields": row.fields,
+        "filteredFeatureCount": (
+            row.filtered_count if filter_of(row) is not None else row.feature_count
+        ),
+        "derivedFrom": row.derived_from,
         "createdAt": iso(row.created_at),
         "updatedAt": iso(row.updated_at),
     }
@@ -222,14 +251,41 @@ def set_order(tx: Writer, project_id: str, layer_ids: list[str]) -> None:
         )
 
 
-def field_profile(blobs: BlobStore, row: Any) -> Profile | None:
+def field_profile(
+    blobs: BlobStore, row: Any, where: dict[str, Any] | None = None
+) -> Profile | None:
     """A GeoJSON layer's field statistics (None for rasters and remote layers); read from its
-    stored profile, or gathered from its data when it has none yet."""
+    stored profile, or gathered from its data when it has none yet; with a filter, gathered
+    from the features it keeps (one pass over the layer, in bounded memory)."""
     if row.layer_type != "geojson" or row.data_key is None:
         return None
+    if where is not None:
+        return profile_geojson(blobs.local_path(row.data_key), keep=predicate(where))
     if row.stats_key is not None:
         return Profile.load(blobs.local_path(row.stats_key))
     return profile_geojson(blobs.local_path(row.data_key))
+
+
+def styled(
+    blobs: BlobStore, row: Any, style: dict[str, Any], given: dict[str, Any], prefix: str = ""
+) -> tuple[dict[str, Any], dict[str, Any]]:
+    """A layer's new style with its filter checked against the layer's fields and its classes
+    computed over the features the filter keeps; and the layer values that go with it (how
+    many features the filter keeps)."""
+    where = style.get("filter")
+    if "filter" in given and where is not None:
+        filters.check(where, row.fields, f"{prefix}.filter" if prefix else "filter")
+    profile = field_profile(blobs, row, where)
+    final = classification.classify(
+        style,
+        given=given,
+        profile=profile,
+        geometry_type=row.geometry_type,
+        prefix=prefix,
+        refilter="filter" in given,
+    )
+    kept = profile.rows if where is not None and profile is not None else None
+    return final, {"filtered_count": kept}
 
 
 def profile_missing(db: Database, blobs: BlobStore, stop: threading.Event | None = None) -> int:

@@ -267,6 +267,8 @@ def merge(current: dict[str, Any], patch: dict[str, Any]) -> dict[str, Any]:
             continue
         if key == "renderer":
             merged[key] = _merge_renderer(current.get("renderer") or {}, value)
+        elif key == "filter" and value is None:  # null: no filter any more
+            merged.pop(key, None)
         elif key in MERGED_KEYS and isinstance(value, dict):
             stored = current.get(key)
             merged[key] = {**(stored if isinstance(stored, dict) else {}), **value}

@@ -28,7 +28,7 @@ import io
 import itertools
 import math
 import operator
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -308,12 +308,17 @@ class Profile:
         return cls(fields, meta["rows"])
 
 
-def profile_geojson(path: Path) -> Profile:
+def profile_geojson(
+    path: Path, keep: Callable[[dict[str, Any] | None], bool] | None = None
+) -> Profile:
     """Profile a layer file in maproom's one-feature-per-line layout (`base.feature_writer`),
-    reading one line at a time (for layers stored before profiles existed)."""
+    reading one line at a time (for layers stored before profiles existed); with `keep`, only
+    the features whose properties it keeps (a filter's)."""
     profiler = FieldProfiler()
     for feature in _features(path):
-        profiler.add(feature.get("properties") if isinstance(feature, dict) else None)
+        props = feature.get("properties") if isinstance(feature, dict) else None
+        if keep is None or keep(props):
+            profiler.add(props)
     return profiler.profile()
 
 

@@ -242,6 +242,10 @@ layers = Table(
     # classification reads; null for rasters, remote layers and layers not yet profiled.
     Column("fields", JSONType),
     Column("stats_key", String(300)),
+    # With a style filter: how many features it keeps (maproom.domain.filters); else null.
+    Column("filtered_count", BigInteger),
+    # A layer an analysis made: {"operation", "layerIds", "params"} (maproom.domain.derive).
+    Column("derived_from", JSONType),
     Column("version", Integer, nullable=False),
     Column("created_at", UTCDateTime(), nullable=False),
     Column("updated_at", UTCDateTime(), nullable=False),

@@ -84,7 +84,7 @@ async def upload_file(id: str, request: Request) -> Response:
         layer_name=upload.fields.get("name") or None,
         base=project_url(request, project_id),
         limits=geo.Limits(max_bytes=CONVERTED_TIMES * services.settings.upload_max_bytes),
-        index_later=services.tiles.index_later,
+        index_later=services.prepare_later,
     )
     return json_response(body, status=201)
 

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 
-from fastapi import APIRouter, Body, Request
+from fastapi import APIRouter, Body, Query, Request
 from fastapi.responses import Response
 
 from maproom.api import API_PREFIX
@@ -13,8 +13,8 @@ from maproom.api.layer_data import TileFormat, geojson_response, tile_response
 from maproom.api.openapi import STYLE_REF, json_body
 from maproom.api.responses import OK, json_response
 from maproom.api.schemas.common import Ok
-from maproom.api.schemas.data import LayerDetail, LayerList, LayerOrder, LayerPatch
-from maproom.domain import edits, layers, styles
+from maproom.api.schemas.data import LayerDetail, LayerList, LayerOrder, LayerPatch, LayerStats
+from maproom.domain import edits, layers, queries, styles
 from maproom.domain.tiles import MEDIA_TYPES
 
 router = APIRouter(
@@ -169,3 +169,54 @@ async def layer_tile(
     caller = Caller.of(request)
     row = await caller.read(layers.data_of, project_id=id, layer_id=layerId)
     return await tile_response(caller.services, row, z, x, y, fmt)
+
+
+@router.get(
+    "/{layerId}/features",
+    summary="Query a layer's features",
+    response_class=Response,
+    responses={200: {"content": {"application/geo+json": {}}}},
+)
+@requires("layers")
+async def layer_features(
+    id: str,
+    layerId: str,
+    request: Request,
+    filter: Annotated[str | None, Query(description="A filter as JSON (docs/analysis.md)")] = None,
+    sort: Annotated[str | None, Query(description="A field to sort by")] = None,
+    order: Annotated[str, Query(pattern="^(asc|desc)$")] = "asc",
+    limit: Annotated[int, Query(ge=1, le=1000)] = 100,
+    cursor: Annotated[str | None, Query()] = None,
+    fields: Annotated[
+        str | None, Query(description="Properties to return, comma-separated")
+    ] = None,
+    bbox: Annotated[str | None, Query(description="minLng,minLat,maxLng,maxLat")] = None,
+) -> Response:
+    """The features passing the filter (and meeting `bbox`), sorted by a field (nulls last)
+    or in the layer's order, `limit` at a time; `meta.nextCursor` while more remain."""
+    caller = Caller.of(request)
+    found = await caller.analyse(
+        request, queries.features, analysis=caller.services.analysis, project_id=id,
+        layer_id=layerId, where=filter, sort=sort, order=order, limit=limit, cursor=cursor,
+        fields=fields, bbox=bbox,
+    )  # fmt: skip
+    return json_response(found, headers={"Content-Type": "application/geo+json"})
+
+
+@router.get("/{layerId}/stats", response_model=LayerStats, summary="Statistics of a layer")
+@requires("layers")
+async def layer_stats(
+    id: str,
+    layerId: str,
+    request: Request,
+    field: Annotated[str | None, Query(description="A field to describe")] = None,
+    filter: Annotated[str | None, Query(description="A filter as JSON (docs/analysis.md)")] = None,
+) -> Response:
+    """How many features pass the filter; with a field: nulls, minimum, maximum, mean, sum
+    and its 20 most frequent values over them."""
+    caller = Caller.of(request)
+    found = await caller.analyse(
+        request, queries.stats, analysis=caller.services.analysis, project_id=id,
+        layer_id=layerId, field=field, where=filter,
+    )  # fmt: skip
+    return json_response(found)

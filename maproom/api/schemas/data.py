@@ -152,3 +152,22 @@ class ReportMeta(BaseModel):
     """`GET .../reports/{fileId}` (spec 2.5)."""
 
     data: ReportRecord
+
+
+class DistinctValue(BaseModel):
+    """A value of a field and how many features have it."""
+
+    value: Any
+    count: int
+
+
+class LayerStats(BaseModel):
+    """`GET .../stats`: `count` always; the rest with a `field`."""
+
+    count: int
+    nullCount: int | None = None
+    min: Any = None
+    max: Any = None
+    mean: float | None = None
+    sum: float | None = None
+    distinct: list[DistinctValue] | None = None

@@ -149,7 +149,7 @@ def run(
         tx,
         project,
         dict(project.map_state),
-        profile=lambda row: layers.field_profile(blobs, row),
+        blobs=blobs,
         stored=stored or {},
         steps=steps,
     )

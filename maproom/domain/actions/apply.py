@@ -14,12 +14,12 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from maproom.domain import classification, files, history, layers, mapstate, restore, styles
+from maproom.domain import files, history, layers, mapstate, restore, styles
 from maproom.domain.actions import models as m
 from maproom.domain.actions.plan import Step
 from maproom.domain.gate import touch
 from maproom.geo import camera
-from maproom.geo.fields import Profile
+from maproom.storage.blobs import BlobStore
 from maproom.storage.db import Writer
 
 LAYER_PADDING = camera.Padding.even(40)  # zoom_to_layer leaves this much room around it
@@ -44,7 +44,7 @@ class Batch:
     tx: Writer
     project: Any  # the locked project row
     view: dict[str, Any]  # the map state as the batch leaves it
-    profile: Callable[[Any], Profile | None]  # a layer row's field statistics
+    blobs: BlobStore  # the layers' data (their field statistics, for classes)
     stored: dict[int, Stored] = field(default_factory=dict)
     steps: list[Step] = field(default_factory=list)
     created: list[Any] = field(default_factory=list)  # layers added (or found: a tile URL)
@@ -383,17 +383,13 @@ def _update_style(batch: Batch, step: Step) -> None:
 def _restyle(
     batch: Batch, step: Step, row: Any, style: dict[str, Any], given: dict[str, Any]
 ) -> Any:
-    """Store a layer's new style, its classes computed (`maproom.domain.classification`)."""
-    final = classification.classify(
-        style,
-        given=given,
-        profile=batch.profile(row),
-        geometry_type=row.geometry_type,
-        prefix=f"{step.where}.style",
-    )
+    """Store a layer's new style: its filter checked, its classes computed over the features
+    the filter keeps (`layers.styled`)."""
+    prefix = f"{step.where}.style" if step.kind != "set_layer_filter" else step.where
+    final, values = layers.styled(batch.blobs, row, style, given, prefix)
     if step.kind == "update_layer_style":
         step.event = {"type": "update_layer_style", "layer_id": row.id, "style": final}
-    return batch.update_layer(row, style=final)
+    return batch.update_layer(row, style=final, **values)
 
 
 @handles("file_generated")
