@@ -189,7 +189,7 @@ def validation_details(errors: list[Any], prefix: str = "") -> list[dict[str, st
         for part in err.get("loc", ()):
             if isinstance(part, int):
                 path += f"[{part}]"
-            elif part not in ("body",) or path:
+            elif part not in ("body", "query", "path", "header") or path:
                 path = f"{path}.{part}" if path else str(part)
         message = str(err.get("msg", "invalid value"))
         details.append({"path": path, "message": message})

@@ -20,6 +20,7 @@ from maproom.domain.ratelimit import MemoryRateLimiter, RateLimiter
 from maproom.domain.tiles import TileCache
 from maproom.domain.usage import UsageMeter
 from maproom.events.hub import RESYNC, LiveHub
+from maproom.geo.base import Limits
 from maproom.settings import MB, Settings
 from maproom.storage import scratch
 from maproom.storage.blobs import BlobStore, open_store
@@ -77,6 +78,7 @@ class Services:
                 blobs,
                 memory_mb=settings.analysis_memory_mb,
                 timeout_s=settings.analysis_timeout_s,
+                limits=conversion_limits(settings),
                 on_built=functools.partial(_count_tiles, db),
             ),
             hub=_live_hub(db),
@@ -91,9 +93,9 @@ class Services:
         return services
 
     def prepare_later(self, data_key: str, fields: list[dict[str, Any]] | None) -> None:
-        """After a GeoJSON layer's upload answered: build its tile index, then its table."""
+        """After a GeoJSON layer's upload answered: build its tile index (its table for the
+        analysis engine is built on the first question, within the engine's memory)."""
         self.tiles.index_later(data_key)
-        self.analysis.build_later(data_key, fields)
 
     @property
     def retention(self) -> history.Retention:
@@ -124,6 +126,15 @@ class Services:
         for limiter in (self.limiter, self.public_limiter):
             if isinstance(limiter, RedisRateLimiter):
                 await limiter.close()
+
+
+CONVERTED_TIMES = 10  # a converted layer may take 10 times the upload ceiling in bytes
+
+
+def conversion_limits(settings: Settings) -> Limits:
+    """How big a layer made from an upload, inline data or an analysis may get (docs/api-
+    decisions.md, bounded work): 10 times the upload ceiling in bytes, 10 M features."""
+    return Limits(max_bytes=CONVERTED_TIMES * settings.upload_max_bytes)
 
 
 def retention_of(settings: Settings) -> history.Retention:

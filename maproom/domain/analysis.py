@@ -1,8 +1,8 @@
 """Answers about a layer's data: its table in the analysis engine, feature queries, statistics,
 and the bounds every analysis runs within (docs/analysis.md).
 
-Each GeoJSON layer gets a table (`maproom.geo.table`), built in the background right after its
-upload (with its tile index) or on its first question, and stored beside its data
+Each GeoJSON layer gets a table (`maproom.geo.table`), built on its first question (a few
+seconds for a million points) and stored beside its data
 (`p/{project}/{file}/layer.parquet`, counted in `/usage`). One DuckDB database per process
 answers every question, on its own cursor per request, within `MAPROOM_ANALYSIS_MEMORY_MB`
 (it spills to the scratch folder beyond) and `MAPROOM_ANALYSIS_TIMEOUT_S` (then 504, nothing
@@ -15,12 +15,12 @@ import tempfile
 import threading
 import time
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
-from maproom import logs
 from maproom.errors import BadRequest, GatewayTimeout, MaproomError
+from maproom.geo.base import UNLIMITED, Limits
 from maproom.geo.table import TABLE_NAME, Table
 from maproom.storage import scratch
 from maproom.storage.blobs import BlobStore
@@ -36,6 +36,15 @@ class ClientGone(MaproomError):
     message = "The client closed the request"
 
 
+@dataclass(frozen=True)
+class Job:
+    """What an analysis works with: a cursor of the engine, and `check()` to call between
+    steps (it raises once the job is past its time or its client has gone)."""
+
+    cursor: Any
+    check: Callable[[], None]
+
+
 class Analysis:
     """The process's analysis engine and the layers' tables (module docstring)."""
 
@@ -45,16 +54,17 @@ class Analysis:
         *,
         memory_mb: int,
         timeout_s: float,
+        limits: Limits = UNLIMITED,
         on_built: Callable[[str, int], bool] | None = None,
     ) -> None:
         self.blobs = blobs
+        self.limits = limits  # how big a derived layer may get (the conversions' ceiling)
         self.memory_mb = memory_mb
         self.timeout_s = timeout_s
         self.on_built = on_built  # counts a table's bytes; False: the layer's file is gone
         self._engine: Any = None
         self._lock = threading.Lock()
         self._building: dict[str, threading.Lock] = {}
-        self._background = ThreadPoolExecutor(max_workers=1, thread_name_prefix="layer-table")
 
     def _connection(self) -> Any:
         with self._lock:
@@ -65,8 +75,7 @@ class Analysis:
             return self._engine
 
     def close(self) -> None:
-        """Stop background builds and close the engine."""
-        self._background.shutdown(wait=False, cancel_futures=True)
+        """Close the engine."""
         with self._lock:
             if self._engine is not None:
                 self._engine.close()
@@ -74,9 +83,10 @@ class Analysis:
 
     # --- bounds -------------------------------------------------------------------------------
 
-    def run(self, work: Callable[[Any], T], cancelled: threading.Event | None = None) -> T:
-        """Run `work(cursor)` on a cursor of the engine, interrupted after the timeout (504) or
-        when `cancelled` is set (the client left). Blocking: call it off the event loop."""
+    def run(self, work: Callable[[Job], T], cancelled: threading.Event | None = None) -> T:
+        """Run `work(job)` on a cursor of the engine (`job.cursor`), interrupted after the
+        timeout (504) or when `cancelled` is set (the client left); work in Python between
+        the engine's steps calls `job.check()`. Blocking: call it off the event loop."""
         cursor = self._connection().cursor()
         stop = threading.Event()
         why: list[str] = []
@@ -93,10 +103,14 @@ class Analysis:
                 cursor.interrupt()
                 return
 
+        def check() -> None:
+            if why:
+                raise self._stopped(why[0])
+
         watchdog = threading.Thread(target=watch, name="analysis-watchdog", daemon=True)
         watchdog.start()
         try:
-            return work(cursor)
+            return work(Job(cursor, check))
         except Exception:
             if why:
                 raise self._stopped(why[0]) from None
@@ -115,16 +129,6 @@ class Analysis:
         )
 
     # --- tables -------------------------------------------------------------------------------
-
-    def build_later(self, data_key: str, fields: list[dict[str, Any]] | None) -> None:
-        """Build a layer's table in the background (after its upload answered)."""
-        self._background.submit(self._safely_built, data_key, fields)
-
-    def _safely_built(self, data_key: str, fields: list[dict[str, Any]] | None) -> None:
-        try:
-            self.table(data_key, fields)
-        except Exception:  # the first question tries again, and says what is wrong
-            logs.log.exception("could not build the table of %s", data_key)
 
     def table(self, data_key: str, fields: list[dict[str, Any]] | None) -> Table:
         """A GeoJSON layer's table, built now unless it exists (or is being built: then when

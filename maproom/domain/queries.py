@@ -96,7 +96,7 @@ def features(
     box = _bbox(bbox)
     table = analysis.table(row.data_key, row.fields)
     page = analysis.run(
-        lambda cur: tables.features(cur, table, where=condition, sort=sort,
+        lambda job: tables.features(job.cursor, table, where=condition, sort=sort,
                                     descending=order == "desc", limit=limit, after=after,
                                     bbox=box),
         cancelled,
@@ -134,5 +134,5 @@ def stats(
     field = _field(row, field, "field")
     table = analysis.table(row.data_key, row.fields)
     return analysis.run(
-        lambda cur: tables.stats(cur, table, field=field, where=condition), cancelled
+        lambda job: tables.stats(job.cursor, table, field=field, where=condition), cancelled
     )

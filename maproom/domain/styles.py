@@ -449,6 +449,12 @@ def _color_key(geometry_type: str | None) -> str:
     )
 
 
+def main_colour(style: dict[str, Any] | None, geometry_type: str | None) -> str | None:
+    """The colour a single style draws its features with, if it has one."""
+    renderer = (style or {}).get("renderer") or {}
+    return _color(renderer.get("paint") or {}, geometry_type)
+
+
 def _color(paint: dict[str, Any], geometry_type: str | None) -> str | None:
     preferred = _color_key(geometry_type)
     for key in (preferred, *COLOR_KEYS):

@@ -27,8 +27,10 @@ from pathlib import Path
 from typing import Any
 
 from maproom import logs
+from maproom.domain.layers import filter_tag
 from maproom.errors import BadGateway, MaproomError, NotFound
 from maproom.geo.base import TILES_NAME
+from maproom.geo.filters import predicate
 from maproom.geo.tiles import check_tile
 from maproom.storage import scratch
 from maproom.storage.blobs import BlobStore
@@ -105,10 +107,14 @@ class TileCache:
             self._tiles.move_to_end(key)
             return True, self._tiles[key]
 
-    def make_vector(self, data_key: str, z: int, x: int, y: int) -> bytes:
-        """Cut (and cache) one vector tile of a GeoJSON layer."""
-        tile: bytes = self._index(data_key).tile(z, x, y, layer_name="layer")
-        self._put((data_key, z, x, y, "pbf"), tile)
+    def make_vector(
+        self, data_key: str, z: int, x: int, y: int, where: dict[str, Any] | None = None
+    ) -> bytes:
+        """Cut (and cache) one vector tile of a GeoJSON layer: the features `where` (a style's
+        filter) keeps."""
+        keep = predicate(where)
+        tile: bytes = self._index(data_key).tile(z, x, y, layer_name="layer", keep=keep)
+        self._put((data_key, z, x, y, "pbf" + filter_tag(where)), tile)
         return tile
 
     def make_raster(

@@ -29,6 +29,7 @@ from typing import Literal
 
 from maproom.geo import geojson, stored, tabular
 from maproom.geo.base import TILES_NAME, UNLIMITED, Conversion, GeoError, Limits, TooLarge
+from maproom.geo.geojson import kept_lines
 
 __all__ = [
     "SUPPORTED",
@@ -39,6 +40,7 @@ __all__ = [
     "Limits",
     "TooLarge",
     "convert",
+    "kept_lines",
     "normalize_extension",
     "warm_up",
 ]

@@ -36,6 +36,8 @@ import numpy as np
 import orjson
 
 from maproom.geo.base import (
+    FC_HEAD,
+    FC_TAIL,
     GEOJSON_NAME,
     Conversion,
     GeoError,
@@ -44,6 +46,7 @@ from maproom.geo.base import (
     geometry_label,
 )
 from maproom.geo.fields import FieldProfiler, write_profile
+from maproom.geo.filters import matches
 from maproom.limits import MAX_JSON_DEPTH
 
 SINGLE_FORM = {
@@ -413,3 +416,19 @@ def _describe(value: Any) -> str:
     if isinstance(value, _ARRAY):
         return "an array"
     return "an object"
+
+
+def kept_lines(path: Path, where: dict[str, Any] | None) -> Iterator[bytes]:
+    """A layer file (maproom's one-feature-per-line layout) as a FeatureCollection of the
+    features a filter keeps (`maproom.geo.filters`), a line at a time."""
+    yield FC_HEAD
+    separator = b"\n"
+    with path.open("rb") as stream:
+        for line in stream:
+            text = line.rstrip(b"\r\n").rstrip(b",")
+            if not text.startswith(b'{"type":"Feature"'):
+                continue
+            if matches(where, orjson.loads(text).get("properties")):
+                yield separator + text
+                separator = b",\n"
+    yield FC_TAIL

@@ -160,6 +160,17 @@ class Table:
         found = con.execute(f"SELECT count(*) FROM {self.source} WHERE {condition}", params)
         return int(found.fetchone()[0])  # type: ignore[index]
 
+    def union_wkb(self, con: duckdb.DuckDBPyConnection | None = None) -> bytes:
+        """The union of every feature's geometry, as WKB (a mask to clip to)."""
+        owned = con is None
+        con = con or engine(256, self.path.parent, threads=1)
+        try:
+            found = con.execute(f"SELECT ST_AsWKB(ST_Union_Agg(__geom)) FROM {self.source}")
+            return bytes(found.fetchone()[0])  # type: ignore[index]
+        finally:
+            if owned:
+                con.close()
+
     def column(self, field: str) -> tuple[str, str]:
         """The column and kind of a field (GeoError when the layer has no such field)."""
         found = self.columns.get(field)

@@ -53,6 +53,7 @@ import math
 import os
 import shutil
 import tempfile
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -78,6 +79,7 @@ MAX_TILE_FEATURES = 50_000
 MAX_CANDIDATES = 200_000  # records one tile considers at most (then thinned by stride)
 MAX_LAT = 85.0511287798066
 CHUNK = 1 << 16
+FILTER_DEPTH = 4  # a filtered tile takes the features of cells this many zooms finer
 HEAVY_BYTES = 64 * 1024  # a feature line longer than this is a heavy feature (docstring)
 HEAVY_ZOOMS = tuple(range(0, FULL_ZOOM + 1, 2))
 HEAVY_FLAG = np.uint64(1 << 63)
@@ -425,20 +427,31 @@ class TileStore:
         """How many features the index holds (null geometries are not indexed)."""
         return self._c.count
 
-    def tile(self, z: int, x: int, y: int, layer_name: str = "layer") -> bytes:
-        """Tile z/x/y as an (uncompressed) Mapbox Vector Tile; ValueError if it is no tile."""
+    def tile(
+        self,
+        z: int,
+        x: int,
+        y: int,
+        layer_name: str = "layer",
+        keep: Callable[[dict[str, Any] | None], bool] | None = None,
+    ) -> bytes:
+        """Tile z/x/y as an (uncompressed) Mapbox Vector Tile, of the features whose
+        properties `keep` keeps (all without it); ValueError if it is no tile."""
         check_tile(z, x, y)
-        picked = self._candidates(z, x, y)
+        # A filtered tile looks deeper: the features standing for a crowd were chosen without
+        # the filter, so it takes those of finer cells too, then keeps what the filter keeps.
+        depth = z if keep is None else z + FILTER_DEPTH
+        picked = self._candidates(z, x, y, depth)
         scale = float(2**z) * EXTENT
         x0, y0 = x / 2**z, y / 2**z
-        features = self._features(picked, z, x0, y0, scale)
+        features = self._features(picked, z, x0, y0, scale, keep)
         encoded: bytes = mapbox_vector_tile.encode(
             [{"name": layer_name, "features": features}],
             default_options={"extents": EXTENT, "y_coord_down": True},
         )
         return encoded
 
-    def _candidates(self, z: int, x: int, y: int) -> NDArray[Any]:
+    def _candidates(self, z: int, x: int, y: int, depth: int) -> NDArray[Any]:
         """Records whose boxes reach into the buffered tile, thinned (module docstring)."""
         c = self._c
         pad = BUFFER / (float(2**z) * EXTENT)
@@ -453,7 +466,7 @@ class TileStore:
         span = 1 << (2 * (MAX_NODE_ZOOM - node_zoom))
         shift = MAX_NODE_ZOOM - node_zoom
         runs: list[tuple[int, int]] = []
-        for level in range(min(z, LEVELS - 1) + 1):
+        for level in range(min(depth, LEVELS - 1) + 1):
             base = level << 45
             lo_level, hi_level = int(c.starts[level]), int(c.starts[level + 1])
             if lo_level == hi_level:
@@ -464,7 +477,7 @@ class TileStore:
                     if not (0 <= cx < 2**node_zoom and 0 <= cy < 2**node_zoom):
                         continue
                     m0 = _morton_one(cx << shift, cy << shift)
-                    runs.append(self._run(base | (m0 << 5), base | ((m0 + span) << 5),
+                    runs.append(self._run(base | (m0 << 5), base + ((m0 + span) << 5),
                                           lo_level, hi_level))  # fmt: skip
             for zoom in range(node_zoom):  # the nodes above the tile
                 ax, ay = nx >> (node_zoom - zoom), ny >> (node_zoom - zoom)
@@ -494,7 +507,13 @@ class TileStore:
         return lo + first, lo + last
 
     def _features(
-        self, picked: NDArray[np.int64], z: int, x0: float, y0: float, scale: float
+        self,
+        picked: NDArray[np.int64],
+        z: int,
+        x0: float,
+        y0: float,
+        scale: float,
+        wanted: Callable[[dict[str, Any] | None], bool] | None = None,
     ) -> list[dict[str, Any]]:
         c = self._c
         if not picked.size:
@@ -520,10 +539,12 @@ class TileStore:
             for i, offset in zip(picked[order], offsets[order], strict=True):
                 if offset & HEAVY_FLAG:
                     at = self._heavy_at + int(offset & ~HEAVY_FLAG)
-                    feature = self._heavy_feature(at, z, x0, y0, scale)
+                    feature = self._heavy_feature(at, z, x0, y0, scale, wanted)
                 else:
-                    raw = os.pread(fd, int(c.lengths[i]), int(offset))
-                    feature = _mvt_feature(orjson.loads(raw), x0, y0, scale)
+                    parsed = orjson.loads(os.pread(fd, int(c.lengths[i]), int(offset)))
+                    if wanted is not None and not wanted(parsed.get("properties")):
+                        continue
+                    feature = _mvt_feature(parsed, x0, y0, scale)
                 if feature is not None:
                     features.append(feature)
         finally:
@@ -531,13 +552,21 @@ class TileStore:
         return features
 
     def _heavy_feature(
-        self, at: int, z: int, x0: float, y0: float, scale: float
+        self,
+        at: int,
+        z: int,
+        x0: float,
+        y0: float,
+        scale: float,
+        keep: Callable[[dict[str, Any] | None], bool] | None = None,
     ) -> dict[str, Any] | None:
         """A heavy feature's version for zoom `z` (module docstring), clipped to the tile."""
         with self.index.open("rb") as file:
             file.seek(at)
             size = int.from_bytes(file.read(4), "little")
             header = orjson.loads(file.read(size))
+            if keep is not None and not keep(header["properties"]):
+                return None
             _, offset, wkb_length = min(
                 (level for level in header["levels"] if level[0] >= z),
                 key=lambda level: level[0],

@@ -97,6 +97,8 @@ MATRIX: list[tuple[str, str, str, dict[str, Any]]] = [
     ("edit", "PUT", S + "/layers/{p.layer}/style", {"json": {"legend": {"title": "T"}}}),
     ("read", "GET", S + "/layers/{p.layer}/data", {}),
     ("read", "GET", S + "/layers/{p.layer}/tiles/0/0/0.pbf", {}),
+    ("read", "GET", S + "/layers/{p.layer}/features", {"params": {"limit": 2}}),
+    ("read", "GET", S + "/layers/{p.layer}/stats", {"params": {"field": "population"}}),
     ("edit", "POST", S + "/map/actions", {"json": {"actions": [{"type": "zoom_in"}]}}),
     ("edit", "POST", S + "/reports", {"json": {"title": "T", "html": "<p>x</p>"}}),
     ("read", "GET", S + "/reports/{p.report}", {}),

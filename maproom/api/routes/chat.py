@@ -77,6 +77,7 @@ def _context(request: Request) -> turn.Context:
         run=caller.run_change,
         run_slow=caller.run_write,
         stale_after=services.settings.chat_turn_seconds,
+        analysis=services.analysis,
     )
 
 

@@ -8,7 +8,6 @@ from urllib.parse import quote
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import Response, StreamingResponse
 
-from maproom import geo
 from maproom.api import API_PREFIX
 from maproom.api.deps import Caller, ScopedRoute, project_url, public_origin, requires
 from maproom.api.responses import OK, json_response
@@ -25,10 +24,10 @@ from maproom.api.schemas.data import (
 from maproom.api.uploads import receive_upload
 from maproom.domain import files, reports
 from maproom.errors import RangeNotSatisfiable
+from maproom.runtime import conversion_limits
 from maproom.storage import scratch
 
 router = APIRouter(prefix=f"{API_PREFIX}/sessions/{{id}}", tags=["files"], route_class=ScopedRoute)
-CONVERTED_TIMES = 10  # a converted layer may take 10 times the upload ceiling (CONTRACT.md 8)
 UPLOAD_BODY = {
     "requestBody": {
         "required": True,
@@ -83,7 +82,7 @@ async def upload_file(id: str, request: Request) -> Response:
         file_name=upload.file_name,
         layer_name=upload.fields.get("name") or None,
         base=project_url(request, project_id),
-        limits=geo.Limits(max_bytes=CONVERTED_TIMES * services.settings.upload_max_bytes),
+        limits=conversion_limits(services.settings),
         index_later=services.prepare_later,
     )
     return json_response(body, status=201)

@@ -35,13 +35,16 @@ async def dispatch_actions(id: str, request: Request) -> Response:
             f"Unknown field {extra!r}", details=[{"path": extra, "message": "unknown field"}]
         )
     caller = Caller.of(request)
-    run = caller.write if actions.converts(body.get("actions")) else caller.change
-    applied = await run(
-        actions.dispatch,
-        blobs=caller.services.blobs,
-        project_id=id,
-        actions=body.get("actions"),
-    )
+    batch = body.get("actions")
+    if actions.converts(batch):  # inline data or a derived layer: slow work, off the loop
+        applied = await caller.analyse(
+            request, actions.dispatch, blobs=caller.services.blobs, project_id=id,
+            actions=batch, analysis=caller.services.analysis,
+        )  # fmt: skip
+    else:
+        applied = await caller.change(
+            actions.dispatch, blobs=caller.services.blobs, project_id=id, actions=batch
+        )
     base = project_url(request, id) if applied.created else ""
     return json_response(
         {

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import shutil
 import tempfile
+import threading
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -23,11 +24,12 @@ from typing import Any
 import orjson
 
 from maproom import geo
-from maproom.domain import files, gate, layers
+from maproom.domain import derive, files, gate, layers
 from maproom.domain.actions import models
 from maproom.domain.actions.apply import Batch, Stored, apply, finish
 from maproom.domain.actions.models import ActionBatch, BaseAction, parse
 from maproom.domain.actions.plan import LayerSet, Step, layer_uuid, plan
+from maproom.domain.analysis import Analysis
 from maproom.domain.common import new_id
 from maproom.domain.keys import Principal
 from maproom.errors import BadRequest
@@ -71,9 +73,14 @@ def parse_batch(raw: Any) -> list[BaseAction]:
 
 
 def converts(raw: Any) -> bool:
-    """Whether a raw batch holds inline GeoJSON to convert (slow work: run it off the loop)."""
+    """Whether a raw batch holds inline GeoJSON to convert or a layer to derive (slow work:
+    run it off the loop)."""
     return isinstance(raw, list) and any(
-        isinstance(item, dict) and "geojson" in item and item.get("type") != "set_custom_mask"
+        isinstance(item, dict)
+        and (
+            ("geojson" in item and item.get("type") != "set_custom_mask")
+            or models.normalise_type(item.get("type")) in models.DERIVED
+        )
         for item in raw
     )
 
@@ -85,10 +92,13 @@ def dispatch(
     blobs: BlobStore,
     project_id: str,
     actions: Any,
+    analysis: Analysis | None = None,
+    cancelled: threading.Event | None = None,
 ) -> Applied:
     """A batch as a client wrote it (`POST .../map/actions`): parsed, then `execute`d."""
     parsed = parse_batch(actions)
-    return execute(db, principal=principal, blobs=blobs, project_id=project_id, actions=parsed)
+    return execute(db, principal=principal, blobs=blobs, project_id=project_id, actions=parsed,
+                   analysis=analysis, cancelled=cancelled)  # fmt: skip
 
 
 def execute(
@@ -98,12 +108,17 @@ def execute(
     blobs: BlobStore,
     project_id: str,
     actions: list[BaseAction],
+    analysis: Analysis | None = None,
+    cancelled: threading.Event | None = None,
 ) -> Applied:
-    """Apply parsed actions to the caller's project, all or nothing."""
+    """Apply parsed actions to the caller's project, all or nothing. Inline GeoJSON is
+    converted, and derived layers computed (`maproom.domain.derive`), before the transaction,
+    after the whole batch was checked."""
     inline = [
         i
         for i, action in enumerate(actions)
-        if isinstance(action, models.AddGeojsonLayer) and action.geojson is not None
+        if (isinstance(action, models.AddGeojsonLayer) and action.geojson is not None)
+        or action.type in models.DERIVED
     ]
     written: list[str] = []
     workdir: Path | None = None
@@ -115,10 +130,15 @@ def execute(
                 project = gate.get_or_raise(
                     tx, principal=principal, project_id=project_id, need=gate.EDIT
                 )
-                _plan(tx, project, actions)
+                planned = _plan(tx, project, actions)
             workdir = Path(tempfile.mkdtemp(dir=scratch.folder()))
             for i in inline:
-                prepared[i] = _convert(Step(i, actions[i]), workdir)
+                if actions[i].type in models.DERIVED:
+                    if analysis is None:
+                        raise BadRequest("Derived layers are not available here")
+                    prepared[i] = derive.prepare(planned[i], analysis, workdir, cancelled)
+                else:
+                    prepared[i] = _convert(Step(i, actions[i]), workdir)
                 stored[i] = _store(prepared[i], blobs, project.id, written)
         with gate.locked(db, principal=principal, project_id=project_id) as (tx, project):
             batch = run(tx, project, actions, blobs=blobs, prepared=prepared, stored=stored)

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from maproom.domain import files, history, layers, mapstate, restore, styles
+from maproom.domain import derive, files, history, layers, mapstate, restore, styles
 from maproom.domain.actions import models as m
 from maproom.domain.actions.plan import Step
 from maproom.domain.gate import touch
@@ -297,6 +297,44 @@ def _add_geojson(batch: Batch, step: Step) -> None:
     event = action.payload()
     event.pop("geojson", None)  # the data is in the project file, not in the event log
     step.event = {**event, "file_id": row.file_id, "layer_id": row.id}
+
+
+@handles(*m.DERIVED)
+def _add_derived(batch: Batch, step: Step) -> None:
+    """A layer an analysis made (`maproom.domain.derive`): stored like inline data, with its
+    `derivedFrom` and a style that suits it."""
+    conversion, where = step.conversion, batch.stored[step.index]
+    assert conversion is not None
+    name = derive.name_of(step)
+    files.insert_file(
+        batch.tx, batch.project.id, where.file_id, f"{name}.geojson"[:255], "geojson",
+        where.size, where.prefix, stored_bytes=where.stored, origin="inline",
+    )  # fmt: skip
+    row = layers.insert_row(
+        batch.tx, batch.project.id, id=step.layer_id, name=name, layer_type="geojson",
+        visible=True, source="ai", file_id=where.file_id,
+        geometry_type=conversion.geometry_type, feature_count=conversion.feature_count,
+        streaming=files.streaming_of(conversion),
+        bbox=list(conversion.bbox) if conversion.bbox else None, data_key=where.data_key,
+        fields=conversion.fields, stats_key=where.stats_key, derived_from=derive.record(step),
+    )  # fmt: skip
+    style, given = derive.style_of(step, row.geometry_type)
+    row = _restyle(batch, step, row, style, given)
+    batch.created.append(row)
+    batch.say(f"made layer {name}")
+    step.event = {**step.action.payload(), "layer_id": row.id, "file_id": row.file_id}
+
+
+@handles("set_layer_filter")
+def _set_filter(batch: Batch, step: Step) -> None:
+    action = step.action
+    assert isinstance(action, m.SetLayerFilter)
+    row = batch.layer(step)
+    style = {k: v for k, v in row.style.items() if k != "filter"}
+    if action.filter is not None:
+        style["filter"] = action.filter
+    _restyle(batch, step, row, style, {"filter": action.filter})
+    batch.say(f"filtered {row.name}" if action.filter is not None else f"showed all of {row.name}")
 
 
 @handles("add_tile_layer", "add_cog_layer")

@@ -55,7 +55,7 @@ from maproom.domain.mapstate import (
 from maproom.domain.urlpolicy import check_url
 from maproom.errors import BadRequest, invalid
 
-LayerUse = Literal["none", "existing", "new", "new_or_same_url"]
+LayerUse = Literal["none", "existing", "new", "new_or_same_url", "derives"]
 
 Pixels = Annotated[float, Field(strict=True, ge=0, le=100_000, allow_inf_nan=False)]
 Unit = Annotated[float, Field(strict=True, ge=0, le=1)]
@@ -432,6 +432,108 @@ class ClearLayers(BaseAction):
     example: ClassVar = {"type": "clear_layers"}
 
 
+Filter = Annotated[
+    dict[str, Any],
+    Field(description="A condition {field, op, value?} or {all|any: [...]} (docs/analysis.md)"),
+]
+NewName = Annotated[str, Field(strict=True, min_length=1, max_length=200)]
+
+
+class SetLayerFilter(_OnLayer):
+    """Draw only the features a filter keeps (null: all of them); the layer's classes and
+    legend follow the features kept."""
+
+    type: Literal["set_layer_filter"]
+    filter: Filter | None
+    example: ClassVar = {
+        "type": "set_layer_filter",
+        "layer_id": "cities",
+        "filter": {"field": "population", "op": ">", "value": 1000000},
+    }
+
+
+class _Derives(BaseAction):
+    """An analysis that adds one new layer (source `ai`, `derivedFrom` its inputs)."""
+
+    layers: ClassVar[LayerUse] = "derives"
+    name: Given[NewName] = None
+
+
+class BufferLayer(_Derives):
+    """A new layer of every feature grown by a distance (geodesic)."""
+
+    type: Literal["buffer_layer"]
+    layer_id: LayerRef
+    distance: Annotated[float, Field(strict=True, gt=0, le=10_000_000, allow_inf_nan=False)]
+    unit: Literal["m", "km", "mi"]
+    example: ClassVar = {"type": "buffer_layer", "layer_id": "cities", "distance": 50, "unit": "km"}
+
+
+class AggregatePoints(_Derives):
+    """A new layer of the polygons, each with a statistic of the points inside it, styled
+    graduated on it."""
+
+    type: Literal["aggregate_points"]
+    points_layer_id: LayerRef
+    polygons_layer_id: LayerRef
+    stat: Literal["count", "sum", "mean", "min", "max"] = "count"
+    field: Given[Annotated[str, Field(strict=True, min_length=1, max_length=200)]] = None
+    example: ClassVar = {
+        "type": "aggregate_points",
+        "points_layer_id": "schools",
+        "polygons_layer_id": "districts",
+        "stat": "count",
+    }
+
+    @model_validator(mode="after")
+    def _field_for_stat(self) -> AggregatePoints:
+        if self.stat != "count" and self.field is None:
+            raise ValueError(f"stat {self.stat!r} needs a field")
+        return self
+
+
+class DissolveLayer(_Derives):
+    """A new layer of the features merged: into one, or one per value of `field`."""
+
+    type: Literal["dissolve_layer"]
+    layer_id: LayerRef
+    field: Given[Annotated[str, Field(strict=True, min_length=1, max_length=200)]] = None
+    example: ClassVar = {"type": "dissolve_layer", "layer_id": "districts", "field": "region"}
+
+
+class ClipLayer(_Derives):
+    """A new layer of the features cut to another layer's polygons or to a country."""
+
+    type: Literal["clip_layer"]
+    layer_id: LayerRef
+    to_layer_id: Given[LayerRef] = None
+    country_code: Given[CountryCode] = None
+    example: ClassVar = {"type": "clip_layer", "layer_id": "rivers", "country_code": "PT"}
+
+    @model_validator(mode="after")
+    def _one_mask(self) -> ClipLayer:
+        if (self.to_layer_id is None) == (self.country_code is None):
+            raise ValueError("give exactly one of to_layer_id or country_code")
+        return self
+
+
+class FilterToLayer(_Derives):
+    """A new layer of the features a filter keeps."""
+
+    type: Literal["filter_to_layer"]
+    layer_id: LayerRef
+    filter: Filter
+    example: ClassVar = {
+        "type": "filter_to_layer",
+        "layer_id": "cities",
+        "filter": {"field": "capital", "op": "==", "value": True},
+        "name": "Capitals",
+    }
+
+
+DERIVED = ("buffer_layer", "aggregate_points", "dissolve_layer", "clip_layer", "filter_to_layer")
+
+
 class Undo(BaseAction):
     """Take back the latest change not taken back yet (successive undos walk back one change
     at a time); alone in its batch."""
@@ -473,6 +575,12 @@ Action = Annotated[
     | SetCustomMask
     | FileGenerated
     | ClearLayers
+    | SetLayerFilter
+    | BufferLayer
+    | AggregatePoints
+    | DissolveLayer
+    | ClipLayer
+    | FilterToLayer
     | Undo
     | Redo,
     Field(discriminator="type"),

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from maproom import geo
-from maproom.domain import styles
+from maproom.domain import filters, styles
 from maproom.domain.actions import models as m
 from maproom.domain.common import new_id, parse_uuid
 from maproom.errors import BadRequest, MaproomError
@@ -41,6 +41,7 @@ class Step:
     reuse: Any = None  # add_tile_layer: the layer that already has this URL
     inline: Path | None = None  # add_geojson_layer: the inline GeoJSON, written to a file
     conversion: geo.Conversion | None = None  # ... and what converting it made
+    sources: dict[str, Any] = field(default_factory=dict)  # a derived layer's inputs' rows
     event: dict[str, Any] | None = None  # what the live stream hears (set when applied)
 
     @property
@@ -149,6 +150,9 @@ def _check(step: Step, project_id: str, layers: LayerSet, files: dict[str, Any])
     if ref is not None:
         step.layer_id = layer_uuid(project_id, ref)
     use = action.layers
+    if use == "derives":
+        _derived(step, project_id, layers)
+        return
     if use == "existing" and step.layer_id not in layers.rows:
         raise m.fail(f"{step.where}.layer_id", f"no layer {ref!r} in this project")
     if use in ("new", "new_or_same_url") and ref is not None and step.layer_id in layers.rows:
@@ -167,6 +171,67 @@ def _check(step: Step, project_id: str, layers: LayerSet, files: dict[str, Any])
             layers.remove(layer_id)
     elif step.kind == "reorder_layers" and step.layer_ids is not None:
         layers.order = list(step.layer_ids)
+
+
+# The roles of a derived layer's inputs: (parameter, geometry it must have, or None for any).
+_INPUTS = {
+    "aggregate_points": (("points_layer_id", "Point"), ("polygons_layer_id", "Polygon")),
+    "clip_layer": (("layer_id", None), ("to_layer_id", "Polygon")),
+}
+
+
+def _derived(step: Step, project_id: str, layers: LayerSet) -> None:
+    """A derived layer's inputs: GeoJSON layers the project had before the batch, of the
+    geometry each role needs; then its own new layer."""
+    action = step.action
+    for name, geometry in _INPUTS.get(step.kind, (("layer_id", None),)):
+        ref = action.__dict__.get(name)
+        if ref is None:
+            continue
+        layer_id = layer_uuid(project_id, ref)
+        row = layers.rows.get(layer_id)
+        where = f"{step.where}.{name}"
+        if layer_id not in layers.rows:
+            raise m.fail(where, f"no layer {ref!r} in this project")
+        if row is None or row.layer_type != "geojson" or row.data_key is None:
+            raise m.fail(
+                where, "an analysis needs a vector layer the project had before this batch"
+            )
+        if geometry is not None and row.geometry_type != geometry:
+            raise m.fail(where, f"needs a {geometry} layer; {row.name!r} is {row.geometry_type}")
+        step.sources[name] = row
+    _derived_fields(step)
+    step.layer_id = new_id()
+    layers.add(step.layer_id)
+
+
+def _derived_fields(step: Step) -> None:
+    action = step.action
+    if isinstance(action, m.AggregatePoints) and action.field is not None:
+        _numeric_field(step.sources["points_layer_id"], action.field, f"{step.where}.field")
+    if isinstance(action, m.DissolveLayer) and action.field is not None:
+        _numeric_field(step.sources["layer_id"], action.field, f"{step.where}.field", any_kind=True)
+    if isinstance(action, m.FilterToLayer):
+        filters.check(action.filter, step.sources["layer_id"].fields, f"{step.where}.filter")
+
+
+def _numeric_field(row: Any, name: str, where: str, any_kind: bool = False) -> None:
+    found = {f["name"]: f["type"] for f in row.fields or []}
+    if name not in found:
+        listing = ", ".join(found) or "none"
+        raise m.fail(where, f"{row.name!r} has no field {name!r}; its fields: {listing}")
+    if not any_kind and found[name] != "number":
+        numeric = ", ".join(k for k, v in found.items() if v == "number") or "none"
+        raise m.fail(where, f"{name!r} holds no numbers; the numeric fields: {numeric}")
+
+
+def _set_filter(step: Step, project_id: str, layers: LayerSet, files: dict[str, Any]) -> None:
+    action = step.action
+    assert isinstance(action, m.SetLayerFilter)
+    row = layers.rows.get(step.layer_id or "")
+    if action.filter is not None:
+        filters.check(action.filter, row.fields if row is not None else None,
+                      f"{step.where}.filter")  # fmt: skip
 
 
 Check = Callable[[Step, str, LayerSet, dict[str, Any]], None]
@@ -226,4 +291,5 @@ CHECKS: dict[str, Check] = {
     "add_tile_layer": _tile_layer,
     "update_layer_style": _style,
     "reorder_layers": _reorder,
+    "set_layer_filter": _set_filter,
 }

@@ -23,6 +23,7 @@ from typing import Any, Protocol
 
 from maproom.domain import actions, files, gate, layers
 from maproom.domain.actions import models
+from maproom.domain.analysis import Analysis
 from maproom.domain.chat import store
 from maproom.domain.keys import Principal
 from maproom.errors import BadRequest, MaproomError
@@ -63,6 +64,7 @@ class Context:
     run: Runner  # short domain calls (inline on the embedded SQLite)
     run_slow: Runner  # domain calls that do slow work (conversions): a worker thread
     stale_after: float  # seconds after which a turn still marked running is taken over
+    analysis: Analysis | None = None  # the analysis engine (answers, derived layers)
 
 
 @dataclass
@@ -163,6 +165,7 @@ class Turn:
             blobs=ctx.blobs,
             project_id=self.project_id,
             actions=parsed,
+            analysis=ctx.analysis,
         )
         done = [dict(step.event or {}) for step in applied.steps]
         for payload in done:
