@@ -188,6 +188,19 @@ class AsyncClient:
     async def revoke_view_link(self, project_id: str, link_id: str) -> bool:
         return await self.call(core.revoke_view_link(project_id, link_id))
 
+    # Questions about a layer's data
+
+    async def features(self, project_id: str, layer_id: str, **query: Any) -> dict[str, Any]:
+        """A page of a layer's features as GeoJSON: `filter` (a dict), `sort`, `order`,
+        `limit`, `cursor`, `fields`, `bbox` (docs/analysis.md)."""
+        return await self.call(core.features(project_id, layer_id, query))
+
+    async def stats(
+        self, project_id: str, layer_id: str, field: str | None = None, filter: Any = None
+    ) -> dict[str, Any]:
+        """How many features pass `filter`; with a field, its statistics over them."""
+        return await self.call(core.stats(project_id, layer_id, field, filter))
+
     # History and sharing
 
     async def history(self, project_id: str, limit: int = 50) -> list[models.Version]:

@@ -7,6 +7,7 @@ whether an attempt is retried and how long to wait. `Client` and `AsyncClient` o
 
 from __future__ import annotations
 
+import json
 import os
 import uuid
 from collections.abc import Callable, Mapping, Sequence
@@ -396,6 +397,20 @@ def view_links(project_id: str) -> Call[ViewLinkList]:
 
 def revoke_view_link(project_id: str, link_id: str) -> Call[bool]:
     return Call("DELETE", f"{_project(project_id)}/view-links/{segment(link_id)}", _ok)
+
+
+def _json(value: Any) -> Any:
+    return value
+
+
+def features(project_id: str, layer_id: str, query: Mapping[str, Any]) -> Call[dict[str, Any]]:
+    params = {k: (json.dumps(v) if k == "filter" else v) for k, v in query.items() if v is not None}
+    return Call("GET", f"{_layer(project_id, layer_id)}/features", _json, params=params)
+
+
+def stats(project_id: str, layer_id: str, field: str | None, where: Any) -> Call[dict[str, Any]]:
+    params = _without_none(field=field, filter=json.dumps(where) if where is not None else None)
+    return Call("GET", f"{_layer(project_id, layer_id)}/stats", _json, params=params)
 
 
 def history(project_id: str, limit: int, cursor: str | None) -> Call[VersionList]:

@@ -200,6 +200,19 @@ class Client:
     def static_view_url(self, project_id: str, **options: Unpack[core.ViewLinkOptions]) -> str:
         return self.call(core.static_view_url(project_id, options))
 
+    # Questions about a layer's data
+
+    def features(self, project_id: str, layer_id: str, **query: Any) -> dict[str, Any]:
+        """A page of a layer's features as GeoJSON: `filter` (a dict), `sort`, `order`,
+        `limit`, `cursor`, `fields`, `bbox` (docs/analysis.md)."""
+        return self.call(core.features(project_id, layer_id, query))
+
+    def stats(
+        self, project_id: str, layer_id: str, field: str | None = None, filter: Any = None
+    ) -> dict[str, Any]:
+        """How many features pass `filter`; with a field, its statistics over them."""
+        return self.call(core.stats(project_id, layer_id, field, filter))
+
     # History and sharing
 
     def history(self, project_id: str, limit: int = 50) -> list[models.Version]:

@@ -36,6 +36,11 @@ Handler = Callable[[AsyncClient, dict[str, Any]], Awaitable[Any]]
 PROJECT_ID = {"type": "string", "description": "The project's id (from list_projects)"}
 LAYER_ID = {"type": "string", "description": "The layer's id (from list_layers)"}
 TITLE = {"type": "string", "minLength": 1, "maxLength": 200}
+FILTER = {
+    "type": "object",
+    "description": "A condition {field, op, value?} (op: == != < <= > >= in not_in is_null "
+    "not_null contains) or {all|any: [conditions or filters]}",
+}
 
 
 def _object(required: list[str], **properties: Any) -> dict[str, Any]:
@@ -109,6 +114,16 @@ async def _live_view_url(mr: AsyncClient, args: dict[str, Any]) -> Any:
 
 async def _chat(mr: AsyncClient, args: dict[str, Any]) -> Any:
     return await mr.chat(args["project_id"], args["message"])
+
+
+async def _query_features(mr: AsyncClient, args: dict[str, Any]) -> Any:
+    query = {k: args.get(k) for k in ("filter", "sort", "order", "limit", "fields", "cursor")}
+    return await mr.features(args["project_id"], args["layer_id"], **query)
+
+
+async def _layer_stats(mr: AsyncClient, args: dict[str, Any]) -> Any:
+    return await mr.stats(args["project_id"], args["layer_id"], args.get("field"),
+                          args.get("filter"))  # fmt: skip
 
 
 async def _history(mr: AsyncClient, args: dict[str, Any]) -> Any:
@@ -194,6 +209,34 @@ TOOLS: dict[str, tuple[str, dict[str, Any], Handler]] = {
             message={"type": "string", "minLength": 1, "maxLength": 4000},
         ),
         _chat,
+    ),
+    "query_features": (
+        "A layer's features as GeoJSON: those a filter keeps, sorted by a field (the five "
+        "largest cities: sort=population, order=desc, limit=5), a page at a time.",
+        _object(
+            ["project_id", "layer_id"],
+            project_id=PROJECT_ID,
+            layer_id=LAYER_ID,
+            filter=FILTER,
+            sort={"type": "string", "description": "A field to sort by"},
+            order={"type": "string", "enum": ["asc", "desc"]},
+            limit={"type": "integer", "minimum": 1, "maximum": 1000, "default": 100},
+            fields={"type": "string", "description": "Properties to return, comma-separated"},
+            cursor={"type": "string", "description": "meta.nextCursor of the page before"},
+        ),
+        _query_features,
+    ),
+    "layer_stats": (
+        "How many of a layer's features a filter keeps; with a field: nulls, min, max, mean, "
+        "sum and its 20 most frequent values over them.",
+        _object(
+            ["project_id", "layer_id"],
+            project_id=PROJECT_ID,
+            layer_id=LAYER_ID,
+            field={"type": "string", "description": "A field to describe"},
+            filter=FILTER,
+        ),
+        _layer_stats,
     ),
     "project_history": (
         "A project's versions, newest first: who changed what (summary, actions), and how "

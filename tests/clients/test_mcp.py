@@ -27,7 +27,14 @@ CONTRACT_TOOLS = {
     "list_projects", "create_project", "describe_project", "list_layers", "dispatch_actions",
     "style_layer", "save_report", "get_live_view_url", "chat",
 }  # fmt: skip
-HISTORY_TOOLS = {"project_history", "restore_version", "undo", "redo"}
+HISTORY_TOOLS = {
+    "project_history",
+    "restore_version",
+    "undo",
+    "redo",
+    "query_features",
+    "layer_stats",
+}
 
 
 @contextlib.asynccontextmanager
@@ -200,3 +207,52 @@ async def test_http_undo_redo_and_history_tools(service: Service) -> None:
         assert refusal(await session.call_tool("redo", {"project_id": project}))["code"] == (
             "bad_request"
         )
+
+
+async def test_http_data_answers_and_a_derived_layer(service: Service) -> None:
+    points = {
+        "type": "FeatureCollection",
+        "features": [
+            {
+                "type": "Feature",
+                "properties": {"name": n, "pop": p},
+                "geometry": {"type": "Point", "coordinates": [x, 0]},
+            }
+            for n, p, x in (("A", 5, 0), ("B", 50, 1), ("C", 500, 2))
+        ],
+    }
+    async with over_http(service, service.key) as session:
+        project = answer(await session.call_tool("create_project", {"title": "d"}))["id"]
+        add = {"type": "add_geojson_layer", "layer_id": "p", "geojson": points}
+        made = answer(
+            await session.call_tool("dispatch_actions", {"project_id": project, "actions": [add]})
+        )
+        layer = made["layers"][0]["layer_id"]
+        top = answer(
+            await session.call_tool(
+                "query_features",
+                {
+                    "project_id": project,
+                    "layer_id": layer,
+                    "sort": "pop",
+                    "order": "desc",
+                    "limit": 2,
+                },
+            )
+        )
+        assert [f["properties"]["name"] for f in top["features"]] == ["C", "B"]
+        where = {"field": "pop", "op": ">", "value": 10}
+        stats = answer(
+            await session.call_tool(
+                "layer_stats",
+                {"project_id": project, "layer_id": layer, "field": "pop", "filter": where},
+            )
+        )
+        assert (stats["count"], stats["sum"]) == (2, 550)
+        buffer = {"type": "buffer_layer", "layer_id": layer, "distance": 10, "unit": "km"}
+        derived = answer(
+            await session.call_tool(
+                "dispatch_actions", {"project_id": project, "actions": [buffer]}
+            )
+        )
+        assert len(derived["layers"]) == 1
