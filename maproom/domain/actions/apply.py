@@ -14,15 +14,13 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from maproom.domain import derive, files, history, layers, mapstate, restore, styles
+from maproom.domain import derive, files, history, layers, restore, styles
+from maproom.domain.actions import effects
 from maproom.domain.actions import models as m
 from maproom.domain.actions.plan import Step
 from maproom.domain.gate import touch
-from maproom.geo import camera
 from maproom.storage.blobs import BlobStore
 from maproom.storage.db import Writer
-
-LAYER_PADDING = camera.Padding.even(40)  # zoom_to_layer leaves this much room around it
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,152 +106,62 @@ def finish(batch: Batch, **values: Any) -> Any:
     return touch(batch.tx, batch.project, events=events, **values)
 
 
-# --- camera ------------------------------------------------------------------------------------
+# --- camera, basemap and masks: the map state (`effects.on_view`) -----------------------------
 
 
-@handles("fly_to", "jump_to")
-def _move(batch: Batch, step: Step) -> None:
+def _summary(view: dict[str, Any], step: Step) -> str:
+    """How the version's summary tells a map-state change ("flew to 38.72° N, 9.14° W")."""
     action = step.action
-    assert isinstance(action, m.FlyTo | m.JumpTo)
-    view = {**batch.view, "center": list(action.center)}
-    if action.zoom is not None:
-        view["zoom"] = action.zoom
-    if action.bearing is not None:
-        view["bearing"] = mapstate.normalise_bearing(action.bearing)
-    if action.pitch is not None:
-        view["pitch"] = action.pitch
+    if isinstance(action, m.FlyTo | m.JumpTo):
+        return f"{'flew' if step.kind == 'fly_to' else 'moved'} to {place(view['center'])}"
+    if isinstance(action, m.ZoomIn | m.ZoomOut):
+        return f"zoomed {'in' if step.kind == 'zoom_in' else 'out'} to {view['zoom']:g}"
+    if isinstance(action, m.SetBasemapCategory):
+        return f"changed the basemap's {action.category_key}"
+    if isinstance(action, m.SetCountryMask):
+        mask = view.get("countryMask")
+        return f"masked all but {mask['countryName']}" if mask else "removed the country mask"
+    if isinstance(action, m.SetCustomMask):
+        return "set a custom mask" if view.get("customMask") else "removed the custom mask"
+    return {
+        "fit_bounds": f"fitted the view around {place(view['center'])}",
+        "go_home": "reset the view",
+        "pan": f"panned {getattr(action, 'direction', '')}",
+        "set_basemap_style": f"switched the basemap to {view['basemap']['style']}",
+    }[step.kind]
+
+
+@handles(*effects.VIEW_ACTIONS)
+def _view(batch: Batch, step: Step) -> None:
+    view = effects.on_view(batch.view, step.action)
     batch.view = view
-    step.event = action.payload() | {k: view[k] for k in ("bearing",) if action.bearing is not None}
-    batch.say(f"{'flew' if step.kind == 'fly_to' else 'moved'} to {place(view['center'])}")
-
-
-@handles("fit_bounds")
-def _fit_bounds(batch: Batch, step: Step) -> None:
+    batch.say(_summary(view, step))
     action = step.action
-    assert isinstance(action, m.FitBounds)
-    pad = action.padding
-    padding = (
-        camera.Padding(pad.top, pad.right, pad.bottom, pad.left)
-        if isinstance(pad, m.Padding)
-        else camera.Padding.even(pad or 0)
-    )
-    center, zoom = camera.fit(action.bbox, padding)
-    batch.view = {**batch.view, "center": center, "zoom": zoom}
-    batch.say(f"fitted the view around {place(center)}")
-
-
-@handles("go_home")
-def _go_home(batch: Batch, step: Step) -> None:
-    home = mapstate.DEFAULT_MAP_STATE
-    batch.view = {**batch.view, **{key: home[key] for key in mapstate.VIEW_KEYS}}
-    batch.say("reset the view")
-
-
-@handles("zoom_in", "zoom_out")
-def _zoom(batch: Batch, step: Step) -> None:
-    action = step.action
-    assert isinstance(action, m.ZoomIn | m.ZoomOut)
-    levels = action.levels or 1
-    delta = levels if step.kind == "zoom_in" else -levels
-    zoom = camera.clamp_zoom(float(batch.view.get("zoom", 0)) + delta)
-    batch.view = {**batch.view, "zoom": zoom}
-    batch.say(f"zoomed {'in' if delta > 0 else 'out'} to {zoom:g}")
-
-
-PAN = {
-    "up": (0, -1), "north": (0, -1), "down": (0, 1), "south": (0, 1),
-    "left": (-1, 0), "west": (-1, 0), "right": (1, 0), "east": (1, 0),
-}  # fmt: skip
-
-
-@handles("pan")
-def _pan(batch: Batch, step: Step) -> None:
-    action = step.action
-    assert isinstance(action, m.Pan)
-    amount = action.amount or 256
-    dx, dy = PAN[action.direction]
-    view = batch.view
-    center = camera.pan(view["center"], float(view.get("zoom", 0)), dx * amount, dy * amount)
-    batch.view = {**view, "center": center}
-    batch.say(f"panned {action.direction}")
+    if isinstance(action, m.FlyTo | m.JumpTo) and action.bearing is not None:
+        step.event = action.payload() | {"bearing": view["bearing"]}
+    elif isinstance(action, m.SetBasemapStyle):
+        step.event = {"type": step.kind, "style": view["basemap"]["style"]}
+        if action.categories is not None:
+            step.event["categories"] = view["basemap"]["categories"]
+    elif isinstance(action, m.SetCountryMask):
+        mask = view["countryMask"]
+        step.event = {"type": step.kind, "country_code": None}
+        if mask is not None:
+            step.event |= {
+                "country_code": mask["countryCode"],
+                "country_name": mask["countryName"],
+                "visible": mask["visible"],
+                "color": mask["color"],
+            }
+    elif isinstance(action, m.SetCustomMask):
+        step.event = {"type": step.kind, **(view["customMask"] or {})}
 
 
 @handles("zoom_to_layer")
 def _zoom_to_layer(batch: Batch, step: Step) -> None:
     row = batch.layer(step)
-    if row.bbox:
-        center, zoom = camera.fit(row.bbox, LAYER_PADDING)
-        batch.view = {**batch.view, "center": center, "zoom": zoom}
+    batch.view = effects.fit_layer(batch.view, row.bbox)
     batch.say(f"zoomed to {row.name}")
-
-
-# --- basemap and masks -------------------------------------------------------------------------
-
-
-@handles("set_basemap_style")
-def _basemap_style(batch: Batch, step: Step) -> None:
-    action = step.action
-    assert isinstance(action, m.SetBasemapStyle)
-    basemap = dict(batch.view.get("basemap") or {"style": "light", "categories": {}})
-    basemap["style"] = action.style
-    if action.categories is not None:
-        basemap["categories"] = mapstate.Basemap(categories=action.categories).stored()[
-            "categories"
-        ]
-    batch.view = {**batch.view, "basemap": basemap}
-    step.event = {"type": step.kind, "style": basemap["style"]}
-    if action.categories is not None:
-        step.event["categories"] = basemap["categories"]
-    batch.say(f"switched the basemap to {basemap['style']}")
-
-
-@handles("set_basemap_category")
-def _basemap_category(batch: Batch, step: Step) -> None:
-    action = step.action
-    assert isinstance(action, m.SetBasemapCategory)
-    basemap = dict(batch.view.get("basemap") or {"style": "light", "categories": {}})
-    categories = dict(basemap.get("categories") or {})
-    entry = dict(categories.get(action.category_key) or {})
-    entry.update(action.model_dump(include={"color", "visible"}, exclude_none=True))
-    categories[action.category_key] = entry
-    batch.view = {**batch.view, "basemap": {**basemap, "categories": categories}}
-    batch.say(f"changed the basemap's {action.category_key}")
-
-
-@handles("set_country_mask")
-def _country_mask(batch: Batch, step: Step) -> None:
-    action = step.action
-    assert isinstance(action, m.SetCountryMask)
-    mask = None
-    if action.country_code is not None:
-        mask = mapstate.country_mask(
-            action.country_code,
-            name=action.country_name,
-            visible=True if action.visible is None else action.visible,
-            color=action.color or "#000000",
-        )
-    batch.view = {**batch.view, "countryMask": mask}
-    batch.say(f"masked all but {mask['countryName']}" if mask else "removed the country mask")
-    step.event = {"type": step.kind, "country_code": None}
-    if mask is not None:
-        step.event |= {
-            "country_code": mask["countryCode"],
-            "country_name": mask["countryName"],
-            "visible": mask["visible"],
-            "color": mask["color"],
-        }
-
-
-@handles("set_custom_mask")
-def _custom_mask(batch: Batch, step: Step) -> None:
-    action = step.action
-    assert isinstance(action, m.SetCustomMask)
-    mask = None
-    if action.geojson is not None:
-        mask = {"geojson": action.geojson, "color": action.color or "#000000"}
-    batch.view = {**batch.view, "customMask": mask}
-    step.event = {"type": step.kind, **(mask or {})}
-    batch.say("set a custom mask" if mask else "removed the custom mask")
 
 
 # --- layers ------------------------------------------------------------------------------------
@@ -379,7 +287,7 @@ def _rename(batch: Batch, step: Step) -> None:
     assert isinstance(action, m.RenameLayer)
     row = batch.layer(step)
     batch.say(f"renamed {row.name} to {action.name}")
-    batch.update_layer(row, name=action.name)
+    batch.update_layer(row, **effects.layer_values(action))
 
 
 @handles("set_layer_visibility")
@@ -388,17 +296,15 @@ def _visibility(batch: Batch, step: Step) -> None:
     assert isinstance(action, m.SetLayerVisibility)
     row = batch.layer(step)
     batch.say(f"{'showed' if action.visible else 'hid'} {row.name}")
-    batch.update_layer(row, visible=action.visible)
+    batch.update_layer(row, **effects.layer_values(action))
 
 
 @handles("move_layer_up", "move_layer_down")
 def _move_layer(batch: Batch, step: Step) -> None:
     order = [row.id for row in layers.rows_top_first(batch.tx, batch.project.id)]
-    at = order.index(step.layer_id or "")
-    to = at - 1 if step.kind == "move_layer_up" else at + 1  # up: toward index 0, the top
-    if 0 <= to < len(order):
-        order[at], order[to] = order[to], order[at]
-        layers.set_order(batch.tx, batch.project.id, order)
+    moved = effects.order_after(order, step.action, step.layer_id or "")
+    if moved != order:
+        layers.set_order(batch.tx, batch.project.id, moved)
     batch.say(f"moved {batch.layer(step).name} {'up' if step.kind == 'move_layer_up' else 'down'}")
 
 

@@ -26,7 +26,7 @@ from typing import Any
 
 from rapidfuzz import fuzz, process
 
-from maproom.domain.chat.builtin import colours, grammar, keywords, preview
+from maproom.domain.chat.builtin import colours, grammar, keywords, scene
 from maproom.domain.chat.builtin.gazetteer import DEMONYMS, Found, Gazetteer, Place, fold
 from maproom.domain.chat.builtin.text import COMMAND_WORDS, COMMON, Spelled, normalise, number
 from maproom.domain.chat.turn import Turn, bad_actions
@@ -219,7 +219,7 @@ class Mind:
             return
         chosen = self.resolve_choice(ask["intent"], choice)
         if isinstance(chosen, Done):
-            preview.follow(self.view, chosen.actions)
+            scene.follow(self.view, chosen.actions)
         read = [("", chosen)]
         for clause in state.get("rest", []):
             outcome = self.understand_clause(clause)
@@ -361,7 +361,7 @@ class Mind:
             if isinstance(outcome, Ask):
                 outcome.intent = {"kind": intent.kind, "slots": intent.slots, "clause": clause}
             if isinstance(outcome, Done):
-                preview.follow(self.view, outcome.actions)
+                scene.follow(self.view, outcome.actions)
             if not isinstance(outcome, Fail):
                 return outcome
             failure = failure or outcome
