@@ -129,6 +129,8 @@ messages = Table(
     Column("content", Text, nullable=False),
     Column("actions", JSONType, nullable=False),
     Column("question", JSONType),  # {"id", "text", "options"} when the assistant asked one
+    # What the built-in agent remembers for the next turn (docs/chat.md); never shown.
+    Column("memory", JSONType),
     Column("created_at", UTCDateTime(), nullable=False),
     Index(None, "project_id", "created_at"),
 )

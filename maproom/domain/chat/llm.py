@@ -116,7 +116,7 @@ class LLMAgent:
                        "layers": tools.layers_summary(view)}  # fmt: skip
             messages = [
                 {"role": "system", "content": SYSTEM.format(project=json.dumps(project))},
-                *turn.history,
+                *({"role": m["role"], "content": m["content"]} for m in turn.history),
                 {"role": "user", "content": turn.message},
             ]
         headers = {"Authorization": f"Bearer {self.api_key}"} if self.api_key else {}

@@ -26,7 +26,7 @@ from maproom.storage.db import Database, Prepared, Tx, Writer
 from maproom.storage.models import chat_questions, chat_turns, messages
 
 HISTORY = Prepared(
-    select(messages.c.role, messages.c.content)
+    select(messages.c.role, messages.c.content, messages.c.memory)
     .where(messages.c.project_id == bindparam("project_id"))
     .order_by(messages.c.created_at.desc(), messages.c.id.desc())
     .limit(bindparam("limit"))
@@ -59,6 +59,7 @@ def add_message(
     content: str,
     actions: list[dict[str, Any]] | None = None,
     question: dict[str, Any] | None = None,
+    memory: dict[str, Any] | None = None,
 ) -> tuple[dict[str, Any], Any]:
     """Store a message (a project change, published as a `message` event); returns it and the
     project's new row."""
@@ -69,6 +70,7 @@ def add_message(
         "content": content,
         "actions": actions or [],
         "question": question,
+        "memory": memory,
         "created_at": utcnow(),
     }
     tx.execute(messages.insert().values(**row))
@@ -83,10 +85,17 @@ def add_message(
     return body, gate.touch(tx, project, event=("message", body))
 
 
-def history(tx: Tx, project_id: str, limit: int = 20) -> list[dict[str, str]]:
-    """The last `limit` messages, oldest first, as `{"role", "content"}`."""
+def history(tx: Tx, project_id: str, limit: int = 20) -> list[dict[str, Any]]:
+    """The last `limit` messages, oldest first, as `{"role", "content"}` (and the `memory` an
+    agent kept with a reply, when it kept one)."""
     rows = tx.all(HISTORY, project_id=project_id, limit=limit)
-    return [{"role": row.role, "content": row.content} for row in reversed(rows)]
+    found: list[dict[str, Any]] = []
+    for row in reversed(rows):
+        message: dict[str, Any] = {"role": row.role, "content": row.content}
+        if row.memory is not None:
+            message["memory"] = row.memory
+        found.append(message)
+    return found
 
 
 def drop_pending(tx: Writer, project_id: str) -> None:

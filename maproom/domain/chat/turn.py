@@ -21,7 +21,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from maproom.domain import actions, files, gate, layers
+from maproom.domain import actions, files, gate, layers, queries
 from maproom.domain.actions import models
 from maproom.domain.analysis import Analysis
 from maproom.domain.chat import store
@@ -97,13 +97,14 @@ class Turn:
     context: Context
     project_id: str
     message: str
-    history: list[dict[str, str]]
+    history: list[dict[str, Any]]  # the messages before this one, oldest first
     resume: dict[str, Any] | None = None  # the agent's state saved with the question answered
     option: str | None = None  # the question's option the answer matched, if any
     emit: Emit = _silent
     said: list[str] = field(default_factory=list)
     applied: list[dict[str, Any]] = field(default_factory=list)
     asking: tuple[str, list[str], dict[str, Any]] | None = None
+    memory: dict[str, Any] | None = None  # what the agent keeps with its reply for next turns
 
     @property
     def ended(self) -> bool:
@@ -116,17 +117,18 @@ class Turn:
         return dict(await ctx.run(project_view, ctx.db, ctx.principal, self.project_id))
 
     async def apply(
-        self, batch: Sequence[dict[str, Any] | models.BaseAction]
+        self, batch: Sequence[dict[str, Any] | models.BaseAction], *, confirmed: bool = False
     ) -> list[dict[str, Any]]:
         """Apply a batch of actions (all or nothing); returns them as applied (normalised).
-        `BadRequest` when one is invalid. A batch removing several layers waits for a yes."""
+        `BadRequest` when one is invalid. A batch removing several layers waits for a yes
+        (unless the agent asked for it already: `confirmed`)."""
         if self.ended or not batch:
             return []
         parsed = [
             item if isinstance(item, models.BaseAction) else models.parse(item, f"actions[{i}]")
             for i, item in enumerate(batch)
         ]
-        doomed = await self._removed_names(parsed)
+        doomed = [] if confirmed else await self._removed_names(parsed)
         if len(doomed) > 1:
             text = f"Remove {len(doomed)} layers ({', '.join(doomed)})? This cannot be undone."
             resume = {
@@ -135,6 +137,33 @@ class Turn:
             self.asking = (text, list(CONFIRM), {"by": "turn", **resume})
             return []
         return await self._execute(parsed)
+
+    async def stats(self, layer_id: str, field: str | None, where: str | None) -> dict[str, Any]:
+        """`GET .../layers/{layerId}/stats` of the project's layer (docs/analysis.md)."""
+        ctx = self.context
+        return dict(
+            await ctx.run_slow(
+                queries.stats, ctx.db, principal=ctx.principal, analysis=self._analysis(),
+                project_id=self.project_id, layer_id=layer_id, field=field, where=where,
+            )
+        )  # fmt: skip
+
+    async def features(
+        self, layer_id: str, *, where: str | None, sort: str | None, order: str, limit: int
+    ) -> list[dict[str, Any]]:
+        """The features `GET .../layers/{layerId}/features` answers (one page)."""
+        ctx = self.context
+        found = await ctx.run_slow(
+            queries.features, ctx.db, principal=ctx.principal, analysis=self._analysis(),
+            project_id=self.project_id, layer_id=layer_id, where=where, sort=sort, order=order,
+            limit=limit, cursor=None, fields=None, bbox=None,
+        )  # fmt: skip
+        return list(found["features"])
+
+    def _analysis(self) -> Analysis:
+        if self.context.analysis is None:
+            raise BadRequest("Questions about the data need the analysis engine")
+        return self.context.analysis
 
     async def say(self, text: str) -> None:
         """Add a sentence to the reply."""
@@ -277,7 +306,7 @@ async def _confirm(turn: Turn, batch: list[dict[str, Any]], option: str | None) 
         await turn.say("OK, nothing was removed.")
 
 
-def _open_message(ctx: Context, project_id: str, text: str) -> list[dict[str, str]]:
+def _open_message(ctx: Context, project_id: str, text: str) -> list[dict[str, Any]]:
     """Store the user's message, dropping any pending question; the history before it."""
     with gate.locked(ctx.db, principal=ctx.principal, project_id=project_id) as (tx, project):
         history = store.history(tx, project.id)
@@ -288,7 +317,7 @@ def _open_message(ctx: Context, project_id: str, text: str) -> list[dict[str, st
 
 def _open_answer(
     ctx: Context, project_id: str, text: str, question_id: str
-) -> tuple[list[dict[str, str]], Any]:
+) -> tuple[list[dict[str, Any]], Any]:
     """Take the pending question `question_id` (a 400 if it is not) and store the answer as the
     user's message; the history before it, and the question."""
     with gate.locked(ctx.db, principal=ctx.principal, project_id=project_id) as (tx, project):
@@ -315,8 +344,9 @@ def _store_reply(ctx: Context, project_id: str, turn: Turn) -> Answer:
             question = store.add_question(tx, project.id, text=text, options=options, resume=resume)
             reply = f"{reply} {text}".strip() if text not in reply else reply
         message, _ = store.add_message(
-            tx, project, role="assistant", content=reply, actions=turn.applied, question=question
-        )
+            tx, project, role="assistant", content=reply, actions=turn.applied,
+            question=question, memory=turn.memory,
+        )  # fmt: skip
     return Answer(message["id"], reply, turn.applied, question)
 
 

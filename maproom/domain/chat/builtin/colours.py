@@ -24,10 +24,23 @@ EVERYDAY = {
 NAMES = frozenset(webcolors.names("css3")) | {name.replace(" ", "") for name in EVERYDAY}
 
 
+COMPARATIVES = {"darker": "dark", "deeper": "deep", "lighter": "light", "paler": "pale",
+                "brighter": "bright"}  # fmt: skip
+
+
+def words(typed: str) -> str:
+    """A colour as the user said it ("dark blue", "#ff8800")."""
+    return re.sub(r"^(?:in|to|with|a|an) ", "", typed.strip().lower())
+
+
 def parse(text: str) -> str | None:
     """A `#rrggbb` colour from a name or a hex code, or None when it names no colour."""
     text = text.strip().lower().removeprefix("the colour ").removeprefix("the color ")
-    text = re.sub(r"^(?:in |to |with )", "", text).strip()
+    text = re.sub(r"^(?:in |to |with |into |a |an |some )+", "", text).strip()
+    text = re.sub(r"(?: colou?r| shade| tone)$", "", text).strip()
+    shade, _, rest = text.partition(" ")
+    if shade in COMPARATIVES and rest:  # "a darker blue"
+        text = f"{COMPARATIVES[shade]} {rest}"
     found = HEX.fullmatch(text)
     if found and (text.startswith("#") or not text.isalpha()):
         digits = found.group(1)
@@ -43,11 +56,11 @@ def parse(text: str) -> str | None:
     if shade in SHADES and base:
         colour = parse(base)
         if colour is not None:
-            return _mix(colour, SHADES[shade])
+            return mix(colour, SHADES[shade])
     return None
 
 
-def _mix(colour: str, amount: float) -> str:
+def mix(colour: str, amount: float) -> str:
     """Towards black (`amount` > 0) or white (< 0)."""
     channels = [int(colour[i : i + 2], 16) for i in (1, 3, 5)]
     target = 0 if amount > 0 else 255

@@ -72,7 +72,7 @@ class Place:
             parts.append(self.region_name)
         if self.kind not in ("country", "area"):
             parts.append(self.country_name)
-        return ", ".join(dict.fromkeys(parts))
+        return ", ".join(dict.fromkeys(part for part in parts if part))
 
 
 # Countries whose towns people tell apart by region ("Springfield, Illinois").

@@ -53,10 +53,16 @@ REFUSE = re.compile(
 INJECTION = re.compile(
     r"ignore (?:all |any |the )?(?:previous|prior|above|earlier|your) (?:instructions|rules|"
     r"prompts?)|system prompt|you are now|disregard (?:all|any|the|your|previous)|"
-    r"developer mode|jailbreak|api[ -]?keys?|\bsudo\b|rm -rf|drop table|"
-    r"delete (?:the|this|my|all) (?:projects?|accounts?|files?|keys?)|"
-    r"(?:remove|delete|drop) (?:the |this )?project|new instructions?|override|</?system>|"
-    r"\[/?(?:inst|system)\]|<\|im_start\|>|as an ai|pretend (?:to be|you are)"
+    r"developer mode|jailbreak|\bsudo\b|rm -rf|drop table|new instructions?|override|"
+    r"</?system>|\[/?(?:inst|system)\]|<\|im_start\|>|as an ai|pretend (?:to be|you are)|"
+    r"forget (?:everything|all|your|the rules)"
+)
+ACCOUNT = re.compile(
+    r"(?:delete|remove|drop|erase|wipe|destroy|revoke|close|cancel|show|give|reveal|tell|"
+    r"print|leak|list|send|change|reset)(?: me)? (?:the |this |my |all |our |your |every |"
+    r"all my |all the |the whole )?(?:projects?|accounts?|files?|uploads?|api[ -]?keys?|keys?|"
+    r"passwords?|tokens?|credentials|secrets?|users?|database|session)\b|"
+    r"\bapi[ -]?keys?\b|\bpasswords?\b|\bcredentials\b"
 )
 
 
@@ -67,6 +73,227 @@ class Intent:
     kind: str
     slots: dict[str, str] = field(default_factory=dict)
     clause: str = ""
+
+
+SUP = (
+    r"most populous|least populous|most visited|least visited|most popular|least popular|"
+    r"highest rated|best rated|most expensive|biggest|largest|smallest|highest|lowest|longest|"
+    r"shortest|greatest|top|bottom|most|least|fewest|best|worst|cheapest"
+)
+GO = (
+    r"(?:fly|go|take me|bring me|take us|zoom|jump|move|navigate|head|travel|pan|center|centre|"
+    r"focus|show me|find|locate|show)(?: the map| the view| us| me)?(?: in)?(?: over| in| into|"
+    r" on| onto| to| towards| toward| at| for)?(?: to)?"
+)
+UNDO = (
+    r"undo|undo that|undo it|take (?:that|it) back|revert(?: that| it| the last change)?|"
+    r"go back|step back|roll back|rollback|reverse that|cancel that|oops"
+)
+# Data questions, filters, derived layers, history, camera angles, labels: readings that
+# name what they ask for plainly, tried before the older, looser ones below.
+FIRST_RULES: list[tuple[str, str]] = [
+    (
+        "undo",
+        r"(?:" + UNDO + r")(?: (?:the )?(?:last )?(?P<count>\S+(?: (?:times|changes|steps|"
+        r"things|actions|edits))?))?(?: (?:please|again))?",
+    ),
+    (
+        "redo",
+        r"(?:redo|redo that|redo it|re-do|do it again|put it back|bring it back|"
+        r"undo the undo)(?: (?:the )?(?:last )?(?P<count>\S+(?: (?:times|changes|steps))?))?",
+    ),
+    (
+        "rotate",
+        r"(?:rotate|turn|spin|orient|set the bearing|bearing)(?: the)?(?: map| view| camera)?"
+        r"(?: by| to)?(?: (?P<degrees>-?\S+) ?(?:degrees?|deg|°)?)?"
+        r"(?: (?:to the )?(?:left|right|clockwise|counter-?clockwise|anti-?clockwise))?"
+        r"(?: (?P<by>more))?|"
+        r"(?:reset|remove|undo|clear)(?: the)? (?P<reset>rotation|bearing)|"
+        r"(?:face|point) north(?: up)?|north up",
+    ),
+    (
+        "tilt",
+        r"(?:tilt|pitch|incline|lean|angle)(?: the)?(?: map| view| camera)?"
+        r"(?: (?:a (?:little )?bit|slightly|a little))?(?: (?:by|to))?(?: (?P<degrees>\S+)"
+        r" ?(?:degrees?|deg|°))?(?: so (?:it|that it) looks? (?:3d|three.dimensional))?|"
+        r"(?:make it|show it|view|show|switch to|go|give me)(?: (?:in|a|the))? "
+        r"(?:3d|3-d|three.dimensional|perspective)(?: view| mode| map)?|"
+        r"(?:3d|3-d|perspective)(?: view| mode| map)?(?: please)?|"
+        r"(?P<flat>(?:make it |go back to |back to |view )?(?:flat|2d|top.down)"
+        r"(?: view| again| map)?|untilt(?: the map)?|"
+        r"(?:reset|remove|undo|clear)(?: the)? (?:tilt|pitch)|look straight down)",
+    ),
+    (
+        "zoom_level",
+        r"(?:zoom|go|jump|set(?: the)? zoom(?: level)?)(?: in| out)?(?: to)?"
+        r"(?: zoom)?(?: level)? (?P<level>\S+)(?: (?:over|on|at|in|around|above)"
+        r" (?P<there>there|that place|it|here))|"
+        r"(?:zoom|go) (?:in|to level \S+ )?(?P<there2>there)",
+    ),
+    (
+        "zoom_there",
+        r"zoom(?: in)?(?: to| into)? (?:level )?(?P<zoom>[a-z]+|\d+(?:\.\d+)?) "
+        r"(?:over|on|at|in|around|above|for) (?P<place>.+)",
+    ),
+    (
+        "count",
+        r"(?:how many|what(?:'s| is) the number of|the number of|count(?: the| all)?|"
+        r"number of|total number of) (?P<rest>.+?)(?: are there| do (?:i|we) have| exist|"
+        r" there are| in total| altogether)?",
+    ),
+    (
+        "fields",
+        r"(?:what|which) (?:fields|attributes|columns|properties|variables|data fields|"
+        r"information|info|data)(?: (?:are|is|do|does))?(?: there)?(?: (?:in|on|for|of)"
+        r" (?P<layer>.+?))?(?: (?:have|has|contain|hold|got|layer|available))*|"
+        r"(?:list|show|tell me|give me|describe)(?: me)?(?: the)? (?:fields|attributes|"
+        r"columns|properties)(?: (?:of|in|for) (?P<layer2>.+))?|"
+        r"(?:what|which) (?:fields|attributes|columns|properties) (?:do|does) "
+        r"(?P<layer3>.+?) have|describe (?P<layer4>.+)",
+    ),
+    (
+        "stat",
+        r"(?:what(?:'s| is| are| was)|tell me|give me|show me|find|calculate|compute)?"
+        r"(?: the)? ?(?P<stat>smallest|lowest|minimum|min|largest|biggest|highest|maximum|"
+        r"max|average|mean|total|sum|combined|overall)(?: (?P<field>[\w ]+?))?"
+        r"(?: value| number| count| figure)?(?: (?:in|of|among|across|for|over) "
+        r"(?:the |all(?: the)? |my )?(?P<layer>.+))?",
+    ),
+    (
+        "goto_top",
+        GO + r" (?:the )?(?P<sup>" + SUP + r") (?P<layer>.+?)"
+        r"(?: by (?P<field>[\w ]+))?|"
+        + GO
+        + r" (?:the )?(?P<layer2>.+?) (?:with|that has|having) the "
+        r"(?P<sup2>" + SUP + r") (?P<field2>[\w ]+)",
+    ),
+    (
+        "top",
+        r"(?:(?:what|which|who) (?:are|is|were|was)|list|show|name|give me|tell me|find)?"
+        r"(?: me)?(?: the)? ?(?:(?P<n>\S+) )?(?P<sup>" + SUP + r") (?P<layer>.+?)"
+        r"(?: (?:by|in terms of|based on) (?P<field>[\w ]+))?|"
+        r"(?:what|which) (?P<layer2>.+?) (?:has|have|had|is|are|gets|get) the "
+        r"(?P<sup2>" + SUP + r")(?: (?P<field2>[\w ]+))?|"
+        r"(?:what|which) (?P<layer3>.+?) is (?:the )?(?P<sup3>" + SUP + r")|"
+        r"(?P<sup4>top|bottom) (?P<n4>\S+) (?P<layer4>.+?)(?: (?:by|in terms of) "
+        r"(?P<field4>[\w ]+))?",
+    ),
+    (
+        "categories",
+        r"(?:what|which|list(?: all)?|show me|name)(?: the)?(?: different| distinct|"
+        r" unique| possible)? (?P<what>kinds|types|sorts|categories|classes|values|"
+        r"[a-z]+) (?:of |are |do |does |is )?(?:the |there |in |among )*"
+        r"(?P<layer>.*?)(?: (?:are there|exist|have|has|there are|are in the data|"
+        r"in|are))?",
+    ),
+    (
+        "unfilter",
+        r"(?:show|display|bring back)(?: me)?(?: all)?(?: of)?(?: the)? (?P<layer>.+?)"
+        r" again|(?:show|display) all(?: of)?(?: the)? (?P<layer2>.+)|"
+        r"(?:remove|clear|reset|drop|delete|turn off|undo|get rid of)(?: the| any| all)?"
+        r" filters?(?: (?:on|from|of) (?:the )?(?P<layer3>.+))?|no (?:more )?filters?|"
+        r"unfilter(?: the)?(?: (?P<layer4>.+))?",
+    ),
+    (
+        "filter",
+        r"(?:only show|show only|just show|show just|display only|only display|keep only|"
+        r"only keep|show me only|show me just|filter(?: the)?|only|just)(?: me)?"
+        r"(?: the| all(?: the)?)? (?P<rest>.+?)(?: on the map)?|"
+        r"(?P<hide>hide|remove from view|don't show|do not show|exclude)(?: the| all"
+        r"(?: the)?)? (?P<rest2>.+ (?:with|whose|where|that|which|having|in|from|"
+        r"without|of) .+)",
+    ),
+    (
+        "buffer",
+        r"(?:buffer|draw(?: a)? buffers? (?:around|of|for)|make(?: a)? buffers? (?:around|"
+        r"of|for)|create(?: a)? buffers? (?:around|of|for)|add(?: a)? buffers? (?:to|"
+        r"around|for))(?: the| all(?: the)?)? (?P<layer>.+?)(?: (?:by|of|with|at))? "
+        r"(?P<distance>[\d.,]+|[a-z]+) ?(?P<unit>km|kilometers?|kilometres?|m|meters?|"
+        r"metres?|mi|miles?)(?: buffers?)?(?: (?:called|named) (?P<name>.+))?|"
+        r"(?:draw|make|create|add|show)?(?: me)?(?: an?)? ?(?P<distance2>[\d.,]+|[a-z]+)"
+        r" ?(?P<unit2>km|kilometers?|kilometres?|m|meters?|metres?|mi|miles?)"
+        r"(?: radius)? (?:buffers?|zones?|areas?|circles?|radius) (?:around|of|for|"
+        r"from) (?:the |each |every |all(?: the)? )?(?P<layer2>.+?)"
+        r"(?: (?:called|named) (?P<name2>.+))?",
+    ),
+    (
+        "aggregate",
+        r"(?:count|number of)(?: the)? (?P<points>.+?) (?:in|per|within|inside|by) "
+        r"(?:each |every |the )?(?P<polygons>.+?)|"
+        r"how many (?P<points2>.+?) (?:are )?(?:there )?(?:in|per|inside|within) "
+        r"(?:each|every) (?P<polygons2>.+?)|"
+        r"(?P<stat>sum|total|average|mean|max|maximum|min|minimum)(?: of)?(?: the)? "
+        r"(?P<field>[\w ]+?)(?: of (?:the )?(?P<points3>.+?))? (?:per|by|in each|for "
+        r"each|in every|for every) (?P<polygons3>.+?)|"
+        r"aggregate(?: the)? (?P<points4>.+?) (?:into|by|per|to|in|over) "
+        r"(?:the |each )?(?P<polygons4>.+?)",
+    ),
+    (
+        "dissolve",
+        r"(?:dissolve|merge|combine|union|unite|fuse)(?: all)?(?: the)? (?P<layer>.+?)"
+        r"(?: (?:by|on|according to|based on|per) (?:the |their )?(?P<field>[\w ]+?))?"
+        r"(?: into (?:one|a single)(?: shape| feature| polygon| area)?)?"
+        r"(?: (?:called|named) (?P<name>.+))?",
+    ),
+    (
+        "clip",
+        r"(?:clip|cut|crop|trim)(?: the)? (?P<layer>.+?) (?:to|by|with|at|inside|within|"
+        r"to fit) (?:the )?(?P<other>.+?)(?: (?:called|named) (?P<name>.+))?|"
+        r"keep only the (?:part|parts|bit|bits) of(?: the)? (?P<layer2>.+?) (?:inside|"
+        r"within|in) (?:the )?(?P<other2>.+)",
+    ),
+    (
+        "keep",
+        r"(?:make|create|save|put|copy|extract|add)(?: me)?(?: an?)? (?:new |separate )?"
+        r"layer (?:with|of|from|for|containing) (?:the |all(?: the)? |only(?: the)? )?"
+        r"(?P<rest>.+?)(?: (?:called|named) (?P<name>.+))?|"
+        r"(?:save|put|copy|extract|keep|turn|make)(?: the| all(?: the)?| only(?: the)?)? "
+        r"(?P<rest2>.+?) (?:as|into|in|to) (?:an? )?(?:new|separate|own) layer"
+        r"(?: (?:called|named) (?P<name2>.+))?",
+    ),
+    (
+        "label",
+        r"(?P<off>hide|remove|turn off|switch off|no|disable|drop)(?: the| all)? "
+        r"(?:labels|names)(?: (?:of|on|for|from) (?:the )?(?P<layer>.+?))?(?: layer)?|"
+        r"(?:label|annotate)(?: the)? (?P<layer2>.+?)(?: (?:with|by|using) (?:the |their |"
+        r"its )?(?P<field2>[\w ]+?))?|"
+        r"(?:show|add|display|put|turn on|switch on)(?: the)? (?P<field3>names?|titles?) "
+        r"(?:of|on|for) (?:the )?(?P<layer3>.+?)|"
+        r"(?:show|add|display|put)(?: the)? (?P<field5>[\w ]+?) (?:of|on|for) (?:the )?"
+        r"(?P<layer5>.+?) as labels|"
+        r"(?:add|show|put|turn on|display)(?: the)? labels (?:to|on|for) (?:the )?"
+        r"(?P<layer4>.+?)(?: (?:with|by|using|showing) (?:the |their )?"
+        r"(?P<field4>[\w ]+))?",
+    ),
+    (
+        "size_by",
+        r"(?:size|scale|sise)(?: the)? (?P<layer>.+?) (?:by|according to|based on|"
+        r"proportional to|proportionally to|with) (?:the |their |its )?"
+        r"(?P<field>[\w ]+?)|"
+        r"(?:make|set|draw)(?: the)? (?P<layer2>.+?)(?:'s)?(?: size| sizes| symbols?"
+        r"| circles?| dots?| points?| width| lines?)? (?:proportional to|depend on|"
+        r"depending on|based on|according to|vary with|scale with|grow with|by) "
+        r"(?:the |their |its )?(?P<field2>[\w ]+?)|"
+        r"(?:size|width|radius|thickness|symbol size|point size|line width) "
+        r"(?:of (?:the )?(?P<layer3>.+?) )?(?:by|according to|based on|from) "
+        r"(?:the |their )?(?P<field3>[\w ]+?)",
+    ),
+    (
+        "heatmap",
+        r"(?:show|make|turn|display|render|draw|view|visuali[sz]e|change)(?: the)? "
+        r"(?P<layer>.+?)(?: layer)? (?:as|into|to) (?:a )?heat ?map (?:weighted|"
+        r"weighed) by (?:the |their )?(?P<weight>[\w ]+)|"
+        r"(?:make|create|show|draw)(?: me)? (?:a )?heat ?map (?:of|for|from) (?:the )?"
+        r"(?P<layer2>.+?),? (?:weighted|weighed|by) (?:by )?(?:the |their )?"
+        r"(?P<weight2>[\w ]+)",
+    ),
+    (
+        "same",
+        r"(?:do |make |apply )?(?:the same|same thing|likewise|the same thing|that too|"
+        r"same)(?: (?:for|to|with|on) (?:the )?(?P<layer>.+?))?(?: too| as well)?|"
+        r"(?:and|also|now) (?:the )?(?P<layer2>.+?)(?: too| as well)",
+    ),
+]
 
 
 RULES: list[tuple[str, str]] = [
@@ -251,9 +478,23 @@ RULES: list[tuple[str, str]] = [
              r"(?: me| us)?(?: the map of| a map of| the city of| the country of)? (?P<place2>.+)"),
     ("place", r"(?P<place>[a-z][\w .,'\-]*)"),
 ]  # fmt: skip
-COMPILED = [(kind, re.compile(pattern)) for kind, pattern in RULES]
+COMPILED = [(kind, re.compile(pattern)) for kind, pattern in FIRST_RULES + RULES]
 # Slots that name things (read back as typed); the others are words of the grammar (corrected).
-TYPED = frozenset({"place", "layer", "name", "field", "opts", "other"})
+TYPED = frozenset(
+    {
+        "place",
+        "layer",
+        "name",
+        "field",
+        "opts",
+        "other",
+        "rest",
+        "points",
+        "polygons",
+        "weight",
+        "what",
+    }
+)
 SEPARATORS = re.compile(
     r"(?:,? and then |,? then |; |\. |, and | and also | also | and |, (?=\w)"
     r"| (?=without |with no )|,? but (?=not ))"
@@ -298,9 +539,13 @@ def clauses(message: str) -> Iterator[list[str]]:
 
 
 def refusal(message: str) -> str | None:
-    """Why a message is not map work the agent will do ("injection" or "off-topic"), or None."""
+    """Why a message is not map work the agent will do (`injection`: it carries instructions
+    of its own; `account`: projects, files, accounts and keys are not the chat's to touch;
+    `offtopic`), or None."""
     if INJECTION.search(message):
         return "injection"
+    if ACCOUNT.search(message):
+        return "account"
     if REFUSE.search(message):
-        return "off-topic"
+        return "offtopic"
     return None

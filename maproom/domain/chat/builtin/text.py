@@ -88,10 +88,28 @@ SHORTHAND = [
     (re.compile(r"\bgo to (?:visit|see)\b", re.I), "visit"),
 ]
 NUMBER_WORDS = {
-    "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
-    "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "a couple of": 2, "a couple": 2,
-    "once": 1, "twice": 2, "thrice": 3, "a few": 3, "several": 3, "half": 0.5,
+    "zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
+    "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13,
+    "fourteen": 14, "fifteen": 15, "sixteen": 16, "seventeen": 17, "eighteen": 18,
+    "nineteen": 19, "twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60,
+    "seventy": 70, "eighty": 80, "ninety": 90, "hundred": 100, "a hundred": 100,
+    "a couple of": 2, "a couple": 2, "once": 1, "twice": 2, "thrice": 3, "a few": 3,
+    "several": 3, "half": 0.5, "a half": 0.5, "half a": 0.5, "a dozen": 12, "dozen": 12,
 }  # fmt: skip
+SCALE_WORDS = {"thousand": 1e3, "k": 1e3, "million": 1e6, "millions": 1e6, "m": 1e6,
+               "mio": 1e6, "mn": 1e6, "billion": 1e9, "bn": 1e9, "b": 1e9}  # fmt: skip
+AMOUNT = re.compile(
+    r"(?P<digits>\d{1,3}(?:[,.\u00a0 ]\d{3})+(?:[.,]\d+)?|\d+(?:[.,]\d+)?)"
+    r"|(?P<words>(?:" + "|".join(sorted(NUMBER_WORDS, key=len, reverse=True)) + r")"
+    r"(?:[- ](?:one|two|three|four|five|six|seven|eight|nine))?)"
+)
+AMOUNT_TEXT = (
+    r"(?:\d{1,3}(?:[,.]\d{3})+(?:[.,]\d+)?|\d+(?:[.,]\d+)?|"
+    + "|".join(sorted((w for w in NUMBER_WORDS if " " not in w), key=len, reverse=True))
+    + r")(?:[- ](?:one|two|three|four|five|six|seven|eight|nine))?"
+    r"(?: ?(?:thousand|million|millions|billion|mio|mn|bn|k|m|b)\b)?"
+)
+"""A regular expression that finds an amount in a sentence ("10 million", "1,000", "twelve")."""
 
 
 def normalise(text: str) -> str:
@@ -110,10 +128,44 @@ def normalise(text: str) -> str:
 
 
 def number(text: str) -> float | None:
-    """A number written as digits or as a word ("two", "twice"), or None."""
-    text = text.strip()
+    """A number written as digits or as words ("two", "twice", "forty-five", "10 million",
+    "1,000", "2.5k"), or None."""
+    text = text.strip().lower()
     if text in NUMBER_WORDS:
         return float(NUMBER_WORDS[text])
+    if not re.fullmatch(r"\d{1,3}[,.]\d{3}", text):  # "1,000" is a thousand, "1,5" one and a half
+        try:
+            return float(text.replace(",", "."))
+        except ValueError:
+            pass
+    return amount(text)
+
+
+def amount(text: str) -> float | None:
+    """The whole of `text` read as an amount, with thousands separators and scale words
+    ("1,000", "1.000", "10 million", "ten million", "1.5m", "twenty-five"), or None."""
+    text = text.strip().lower().removeprefix("a ").strip()
+    found = re.fullmatch(r"(?P<base>.+?)(?: ?(?P<scale>" + "|".join(SCALE_WORDS) + r"))?", text)
+    if found is None:
+        return None
+    base = _base(found.group("base").strip())
+    if base is None:
+        return None
+    return base * SCALE_WORDS.get(found.group("scale") or "", 1.0)
+
+
+def _base(text: str) -> float | None:
+    if text in NUMBER_WORDS:
+        return float(NUMBER_WORDS[text])
+    compound = re.fullmatch(r"(\w+)[- ](one|two|three|four|five|six|seven|eight|nine)", text)
+    if compound and compound.group(1) in NUMBER_WORDS and NUMBER_WORDS[compound.group(1)] >= 20:
+        return float(NUMBER_WORDS[compound.group(1)] + NUMBER_WORDS[compound.group(2)])
+    grouped = re.fullmatch(
+        r"\d{1,3}(?P<sep>[,.\u00a0 ])\d{3}(?:(?P=sep)\d{3})*(?P<rest>[.,]\d+)?", text
+    )
+    if grouped:  # "1,000", "1.000.000", "1 000": thousands
+        whole = re.sub(r"[,.\u00a0 ]", "", text[: len(text) - len(grouped.group("rest") or "")])
+        return float(whole) + float("0." + (grouped.group("rest") or ".0")[1:])
     try:
         return float(text.replace(",", "."))
     except ValueError:

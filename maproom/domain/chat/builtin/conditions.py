@@ -1,0 +1,197 @@
+"""Conditions on a layer's features, as people say them, read into the filters of
+docs/analysis.md: "with more than 10 million people", "whose value is at least 50", "between
+1,000 and 5,000 people", "that are museums", "in the North region", "that are capitals",
+"without a name".
+
+A number compares with the field the phrase names ("population"), or the field its unit names
+("people": population), or the layer's only numeric field. A word compares with the values of
+the layer's text fields ("museums": kind == museum) and the names of its true/false fields
+("capitals": capital == true): the values come from the data (`Need`), so any value the layer
+holds can be named.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any
+
+from maproom.domain.chat.builtin import targets
+from maproom.domain.chat.builtin.gazetteer import fold
+from maproom.domain.chat.builtin.outcome import Fail, Need, phrase
+from maproom.domain.chat.builtin.targets import Layer, singular
+from maproom.domain.chat.builtin.text import AMOUNT_TEXT, number
+
+if TYPE_CHECKING:
+    from maproom.domain.chat.builtin.mind import Mind
+
+Filter = dict[str, Any]
+COMPARE = [
+    (r"more than|over|above|greater than|bigger than|larger than|higher than|exceeding|>", ">"),
+    (r"at least|no less than|no fewer than|minimum of|min|>=", ">="),
+    (r"less than|fewer than|under|below|smaller than|lower than|<", "<"),
+    (r"at most|no more than|up to|maximum of|max|<=", "<="),
+    (r"exactly|equal to|equals|equal|==|=", "=="),
+]
+OPS = "|".join(words for words, _ in COMPARE)
+LEAD = r"(?:(?:with|having|that have|which have|that has|which has|who have|where|whose|" \
+       r"when|if|of|for) )?(?:a |an |the |their |its )?"  # fmt: skip
+NUMBER = rf"(?P<num>{AMOUNT_TEXT})"
+COMPARISON = [
+    re.compile(rf"{LEAD}(?P<field>[\w ]+?)? ?(?:is |are |of |was )?(?P<op>{OPS}) {NUMBER}"
+               rf"(?: (?P<unit>[\w ]+?))?"),
+    re.compile(rf"{LEAD}{NUMBER} (?P<unit>[\w ]+?) or (?P<more>more|less|fewer|above|below)"),
+    re.compile(rf"{LEAD}(?:(?P<field>[\w ]+?) )?(?:is |are )?between {NUMBER} and "
+               rf"(?P<num2>{AMOUNT_TEXT})(?: (?P<unit>[\w ]+?))?"),
+]  # fmt: skip
+NEGATION = re.compile(r"^(?:that |which |who )?(?:are |is )?(?:not|aren't|isn't|except|but not|"
+                      r"other than|excluding|without being) ")  # fmt: skip
+VALUE_LEAD = re.compile(
+    r"^(?:(?:with|having|where|whose|that are|which are|who are|that is|which is|of|from|in|"
+    r"located in|on|at|called|named|labelled|of the) )+(?:a |an |the |type |kind |category )?"
+)
+EMPTY = re.compile(r"^(?:without|with no|missing|lacking|that lack|with an empty|with empty) "
+                   r"(?:a |an |the |any )?(?P<field>[\w ]+)$")  # fmt: skip
+FILLER = frozenset({"the", "a", "an", "of", "one", "ones", "only", "just", "that", "are"})
+
+
+def parse(mind: Mind, layer: Layer, text: str) -> Filter | Fail | None:
+    """The filter a condition phrase means on this layer, a failure saying why it cannot be
+    read, or None when the phrase is no condition."""
+    said = fold(text).strip(" ,.")
+    if not said:
+        return None
+    negated = bool(NEGATION.match(said))
+    said = NEGATION.sub("", said) if negated else said
+    found = _compare(layer, said) or _empty(layer, said) or _value(mind, layer, said)
+    if found is None or isinstance(found, Fail):
+        return found
+    return negate(found) if negated else found
+
+
+def negate(where: Filter) -> Filter:
+    """The features a filter leaves out (that have the field): "hide the districts with fewer
+    than 1,000 people" keeps those with 1,000 or more."""
+    flip = {">": "<=", ">=": "<", "<": ">=", "<=": ">", "==": "!=", "!=": "==", "in": "not_in",
+            "not_in": "in", "is_null": "not_null", "not_null": "is_null"}  # fmt: skip
+    if "all" in where:
+        return {"any": [negate(part) for part in where["all"]]}
+    if "any" in where:
+        return {"all": [negate(part) for part in where["any"]]}
+    if where["op"] in flip:
+        return {**where, "op": flip[where["op"]]}
+    return {"all": [{"field": where["field"], "op": "not_null"}, {"any": [where]}]}
+
+
+def _compare(layer: Layer, said: str) -> Filter | Fail | None:
+    for rule in COMPARISON:
+        match = rule.fullmatch(said)
+        if match is None:
+            continue
+        parts = match.groupdict()
+        field = _numeric(layer, parts.get("field"), parts.get("unit"))
+        if field is None or isinstance(field, Fail):
+            return field
+        low = number(parts["num"] or "")
+        if low is None:
+            return None
+        if parts.get("num2"):
+            high = number(parts["num2"])
+            if high is None:
+                return None
+            return {"all": [{"field": field, "op": ">=", "value": min(low, high)},
+                            {"field": field, "op": "<=", "value": max(low, high)}]}  # fmt: skip
+        if parts.get("more"):
+            op = ">=" if parts["more"] in ("more", "above") else "<="
+        else:
+            op = next(o for words, o in COMPARE if re.fullmatch(words, parts["op"]))
+        return {"field": field, "op": op, "value": _plain(low)}
+    return None
+
+
+def _plain(value: float) -> float | int:
+    return int(value) if value == int(value) else value
+
+
+def _numeric(layer: Layer, field_text: str | None, unit: str | None) -> str | Fail | None:
+    """The numeric field a comparison is about: named, named by its unit, or the only one."""
+    fields = targets.numeric_fields(layer)
+    for text in (field_text, unit):
+        if text and text.strip() and text.strip() not in ("value", "values", "number"):
+            found = targets.field_named(text, fields)
+            if found is not None:
+                return str(found["name"])
+    if field_text and field_text.strip() in ("value", "values") and fields:
+        found = targets.field_named("value", fields)
+        if found is not None:
+            return str(found["name"])
+    if len(fields) == 1:
+        return str(fields[0]["name"])
+    if not fields:
+        return Fail(phrase("no_numbers", layer=layer["name"]))
+    names = ", ".join(f["name"] for f in fields)
+    return Fail(phrase("which_number", layer=layer["name"], fields=names))
+
+
+def _empty(layer: Layer, said: str) -> Filter | None:
+    match = EMPTY.fullmatch(said)
+    if match is None:
+        return None
+    field = targets.field_named(match.group("field"), list(layer.get("fields") or []))
+    return {"field": field["name"], "op": "is_null"} if field else None
+
+
+def _value(mind: Mind, layer: Layer, said: str) -> Filter | None:
+    """A condition on a value the layer holds ("museums", "the North region", "capitals")."""
+    words = VALUE_LEAD.sub("", said).strip()
+    if not words or (re.search(r"\d", words) and not re.search(r"[a-z]", words)):
+        return None
+    fields = list(layer.get("fields") or [])
+    for field in fields:  # "capitals", "capital cities": a true/false field
+        if field.get("type") == "boolean":
+            parts = [singular(w) for w in words.split()]
+            if singular(fold(field["name"])) in parts:
+                return {"field": field["name"], "op": "==", "value": True}
+    named = re.fullmatch(r"(?P<field>[\w ]+?) (?:is|=|==|equals?|of) (?P<value>.+)", words)
+    if named:
+        field = targets.field_named(named.group("field"), fields)
+        if field is not None:
+            return _matching(mind, layer, [field], named.group("value"))
+    strings = [f for f in fields if f.get("type") == "string"]
+    return _matching(mind, layer, strings, words)
+
+
+def _matching(mind: Mind, layer: Layer, fields: list[dict[str, Any]], words: str) -> Filter | None:
+    """The values of these fields that a phrase names (each field's most frequent values, from
+    the data), as a filter on the field that holds them."""
+    wanted = [w for w in fold(words).split() if w not in FILLER]
+    if not wanted:
+        return None
+    keys = [("stats", layer["layer_id"], field["name"], None) for field in fields]
+    missing = [key for key in keys if key not in mind.data]
+    if missing:
+        raise Need(missing)
+    phrase_ = " ".join(wanted)
+    for field, key in zip(fields, keys, strict=True):
+        answer = mind.data[key]
+        if not isinstance(answer, dict):
+            continue
+        values = [
+            item["value"] for item in answer.get("distinct") or [] if item["value"] is not None
+        ]
+        hits = [v for v in values if _names(phrase_, str(v))]
+        if hits:
+            op = "==" if len(hits) == 1 else "in"
+            return {"field": field["name"], "op": op, "value": hits[0] if len(hits) == 1 else hits}
+    return None
+
+
+def _names(phrase_: str, value: str) -> bool:
+    """Whether a phrase names a value ("museums": museum, "the north": North)."""
+    folded = fold(value)
+    if not folded:
+        return False
+    words = phrase_.split()
+    plain = " ".join(singular(w) for w in words)
+    if folded in (phrase_, plain, singular(phrase_)) or singular(folded) == plain:
+        return True
+    return len(words) > 1 and folded in {singular(w) for w in words} | set(words)

@@ -1,0 +1,203 @@
+"""Understanding one message against the project: clauses, readings, and what they resolve to.
+
+The message (in English by now: `lang.english`) is cut into clauses (`grammar.clauses`), each
+clause read by the grammar's rules (`grammar.parse`: every rule it fits, best first) or, when
+none fits, by its keywords (`keywords.guess`), and each reading *resolved* against the project:
+"the cafes" must name a layer, "Lisbon" a place, "population" a field of the layer. The
+resolvers live in `resolvers/`, one module per concern, registered by intent kind. The first
+cut whose every clause resolves wins; a clause may also resolve to a question.
+
+Resolution is pure: it reads the project as the agent copied it (`scene`), the data answers
+fetched so far, and the conversation's memory; nothing changes until the agent acts. A resolver
+that needs an answer from the data raises `Need`; the agent fetches it and reads again.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Callable, Iterable, Iterator
+from typing import Any
+
+from maproom.domain.chat import lang
+from maproom.domain.chat.builtin import grammar, keywords, scene, targets
+from maproom.domain.chat.builtin.gazetteer import Gazetteer, fold
+from maproom.domain.chat.builtin.memory import Memory
+from maproom.domain.chat.builtin.outcome import Ask, DataKey, Done, Fail, Need, Outcome
+from maproom.domain.chat.builtin.text import COMMAND_WORDS, COMMON, Spelled, normalise
+
+Resolver = Callable[..., Outcome | None]
+RESOLVERS: dict[str, Resolver] = {}
+# Words that never begin or end the name of a layer in a sentence ("the", "make", "bigger").
+MENTION_EDGE = (COMMAND_WORDS | COMMON) - {"layer", "data", "points", "lines", "it", "them"}
+Read = list[tuple[str, Outcome]]
+
+
+def resolves(*kinds: str) -> Callable[[Resolver], Resolver]:
+    """Register a function as the resolver of these intent kinds:
+    `resolver(mind, slots, chosen=None) -> Outcome | None` (None: the reading does not fit)."""
+
+    def register(resolver: Resolver) -> Resolver:
+        for kind in kinds:
+            RESOLVERS[kind] = resolver
+        return resolver
+
+    return register
+
+
+class Mind:
+    """One reading of one message (see the module docstring)."""
+
+    def __init__(
+        self,
+        view: dict[str, Any],
+        places: Gazetteer,
+        *,
+        memory: Memory,
+        data: dict[DataKey, Any],
+        message: str = "",
+        language: str = "en",
+    ) -> None:
+        self.view = view
+        self.layers: list[dict[str, Any]] = view["layers"]
+        self.places = places
+        self.memory = memory
+        self.data = data
+        self.message = message  # the whole message, in English
+        self.language = language
+        self.protected = [layer["name"] for layer in self.layers]
+        words = {word for name in self.protected for word in fold(name).split()}
+        self.edge = MENTION_EDGE - words
+        self.done: list[dict[str, Any]] = []  # the intents acted on, for "the same"
+
+    @property
+    def state(self) -> dict[str, Any]:
+        """The map state as the clauses so far leave it."""
+        return dict(self.view["mapState"])
+
+    def gloss(self, name: str) -> str:
+        """A layer name as the agent compares it: folded, its words in English ("Städte":
+        cities), so that a request in one language finds a layer named in another."""
+        return str(lang.gloss(fold(name)))
+
+    def answer(self, key: DataKey) -> Any:
+        """An answer from the data fetched for this message (`Need` until it is)."""
+        if key not in self.data:
+            raise Need([key])
+        return self.data[key]
+
+    # --- understanding -------------------------------------------------------------------------
+
+    def understand(self, message: str) -> Read | None:
+        """The clauses of the best cut of a message with their outcomes, or None if nothing
+        reads. Rules first, over every cut; then keywords too, finest cut first (a guess over
+        a clause that holds two commands reads one of them at best)."""
+        best: tuple[int, Read] | None = None
+        cuts = list(grammar.clauses(message))
+        passes = ((False, False, cuts), (True, False, cuts[1:] + cuts[:1]), (True, True, cuts[1:]))
+        for guess, lenient, order in passes:
+            for cut in order:
+                read = self._read_cut(cut, guess, lenient)
+                if read is None:
+                    continue
+                resolved = sum(not isinstance(o, Fail) for _, o in read)
+                if resolved == len(read):
+                    return read
+                if best is None or resolved > best[0]:
+                    best = (resolved, read)
+        return best[1] if best else None
+
+    def _read_cut(self, cut: list[str], guess: bool, lenient: bool = False) -> Read | None:
+        """Every clause of a cut with its outcome, or None (and nothing remembered) if one
+        does not read. `lenient`: a clause that reads as nothing is passed over when another
+        does something ("I need to see Reykjavik, I have a meeting there on monday")."""
+        memory, view, done = self.memory.copy(), copy.deepcopy(self.view), list(self.done)
+        read: Read = []
+        for clause in cut:
+            outcome = self.understand_clause(clause, guess=guess)
+            if outcome is None:
+                if lenient:
+                    continue
+                break
+            read.append((clause, outcome))
+        else:
+            if all(not isinstance(o, Fail) for _, o in read) and (not lenient or acts(read)):
+                return read
+        self.memory, self.done = memory, done
+        self.view, self.layers = view, view["layers"]
+        if lenient:
+            return read if acts(read) else None
+        return read if len(read) == len(cut) else None
+
+    def understand_clause(self, clause: str, *, guess: bool = True) -> Outcome | None:
+        """The first reading of a clause that resolves (a failure if only failures do): by
+        the grammar's rules, else (with `guess`) by its keywords (`keywords.guess`), unless a
+        rule read it and found nothing ("zoom to Zarblenstan" is not a zoom in)."""
+        spelled = Spelled(normalise(clause), self.protected)
+        outcome = self.first(grammar.parse(spelled), clause)
+        if outcome is None and guess:
+            outcome = self.first(self._guesses(spelled), clause)
+        return outcome
+
+    def first(self, readings: Iterable[grammar.Intent], clause: str) -> Outcome | None:
+        """The first reading that resolves, else the first failure, else None."""
+        failure: Outcome | None = None
+        for intent in readings:
+            outcome = self.resolve(intent.kind, intent.slots)
+            if outcome is None:
+                continue
+            if isinstance(outcome, Ask) and not outcome.intent:
+                outcome.intent = {"kind": intent.kind, "slots": intent.slots, "clause": clause}
+            if isinstance(outcome, Done):
+                self.follow(outcome)
+                self.done.append({"kind": intent.kind, "slots": intent.slots})
+            if not isinstance(outcome, Fail):
+                return outcome
+            failure = failure or outcome
+        return failure
+
+    def resolve(
+        self, kind: str, slots: dict[str, str], chosen: list[str] | None = None
+    ) -> Outcome | None:
+        """What a reading resolves to (None: it does not fit the project)."""
+        resolver = RESOLVERS[kind]
+        if chosen is None:
+            return resolver(self, slots)
+        return resolver(self, slots, chosen)
+
+    def follow(self, outcome: Done) -> None:
+        """Let the next clause start from what this one does."""
+        scene.follow(self.view, outcome.actions)
+        self.layers = self.view["layers"]
+
+    def _guesses(self, spelled: Spelled) -> Iterator[grammar.Intent]:
+        """Readings of a clause from its keywords, around the layer it names if any."""
+        found = targets.mention(self, spelled.words)
+        if found is None:
+            yield from keywords.guess(spelled.text, None)
+            if self.memory.layers:  # "make the rivers thicker and dark blue"
+                yield from keywords.guess(spelled.text, "it", spelled.text)
+            return
+        start, end = found
+        layer = " ".join(spelled.words[start:end])
+        after = " ".join(spelled.words[end:]).lower()
+        yield from keywords.guess(spelled.text, layer, after)
+        yield from keywords.guess(spelled.text, None)
+
+    def resolve_choice(self, intent: dict[str, Any], choice: dict[str, Any]) -> Outcome | None:
+        """A clause that asked, resolved with the option chosen."""
+        from maproom.domain.chat.builtin.resolvers import places  # one module, no cycle
+
+        if "place" in choice:
+            place = places.from_json(choice["place"])
+            return places.to_place(self, intent["kind"], intent["slots"], place)
+        if "outcome" in choice:  # a question about an action already worked out
+            return Done(choice["outcome"]["actions"], [])
+        return self.resolve(intent["kind"], intent["slots"], choice.get("layers"))
+
+
+def acts(read: Read) -> bool:
+    """Whether some clause changes the map, asks, or answers."""
+    return any(
+        isinstance(o, Ask) or (isinstance(o, Done) and (o.actions or o.undo or o.redo))
+        for _, o in read
+    )

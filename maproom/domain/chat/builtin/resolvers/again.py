@@ -1,0 +1,25 @@
+"""Doing again what was just done, on something else: "do the same for the sites", "and the
+rivers too" (the last thing done, in this message or the turn before: docs/chat.md
+"References")."""
+
+from __future__ import annotations
+
+from maproom.domain.chat.builtin.mind import Mind, resolves
+from maproom.domain.chat.builtin.outcome import Outcome
+
+# What can be done again to another layer: the kinds of readings that take a layer.
+ON_A_LAYER = frozenset(
+    {"colour", "size", "opacity", "heatmap", "classify", "size_by", "label", "show", "hide",
+     "toggle", "remove", "zoom_layer", "move_layer"}
+)  # fmt: skip
+
+
+@resolves("same")
+def same(mind: Mind, slots: dict[str, str]) -> Outcome | None:
+    """The last thing done, on the layer this clause names."""
+    last = mind.done[-1] if mind.done else mind.memory.intent
+    target = (slots.get("layer") or "").strip()
+    if not last or last.get("kind") not in ON_A_LAYER or not target:
+        return None
+    again = {**last["slots"], "layer": target}
+    return mind.resolve(str(last["kind"]), again)

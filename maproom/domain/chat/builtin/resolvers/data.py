@@ -1,0 +1,391 @@
+"""Questions about the data, answered from the data (docs/analysis.md's features and stats):
+"how many cities have more than 10 million people", "which fields do the sites have", "what's
+the smallest value in the districts", "the 3 biggest cities", "what kinds of sites are there";
+and acting on an answer: "take me to the biggest city", "zoom to District D".
+
+An answer changes nothing on the map. It remembers what it found (the layer, and the place of
+the feature it named) so that "take me there" or "hide them" can follow.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import orjson
+
+from maproom.domain.chat.builtin import conditions, targets
+from maproom.domain.chat.builtin.gazetteer import Place, fold
+from maproom.domain.chat.builtin.mind import Mind, resolves
+from maproom.domain.chat.builtin.outcome import Ask, Done, Fail, Outcome, phrase
+from maproom.domain.chat.builtin.resolvers import places
+from maproom.domain.chat.builtin.targets import Layer, singular
+from maproom.domain.chat.builtin.text import number
+from maproom.geo import camera
+
+# Superlatives: the field words they mean, and which end of the order they want.
+MEASURES = {
+    "big": ("population", "pop", "size", "area", "value", "visitors", "length"),
+    "populous": ("population", "pop", "inhabitants"),
+    "people": ("population", "pop", "inhabitants"),
+    "visited": ("visitors", "visits"), "popular": ("visitors", "visits", "rating"),
+    "long": ("length", "length_km", "km"), "high": ("value", "height", "elevation"),
+    "rated": ("rating", "score", "stars"), "expensive": ("price", "cost"),
+}  # fmt: skip
+UP = ("biggest", "largest", "most", "highest", "longest", "top", "greatest", "best", "max",
+      "maximum", "most populous", "most visited", "most popular", "highest rated", "best rated",
+      "most expensive")  # fmt: skip
+DOWN = ("smallest", "least", "fewest", "lowest", "shortest", "bottom", "min", "minimum",
+        "least populous", "least visited", "least popular", "worst", "cheapest")  # fmt: skip
+SUPERLATIVE = re.compile(
+    r"(?P<sup>most populous|least populous|most visited|least visited|most popular|"
+    r"least popular|highest rated|best rated|most expensive|biggest|largest|smallest|"
+    r"highest|lowest|longest|shortest|greatest|top|bottom|most|least|fewest|best|worst|"
+    r"cheapest|maximum|minimum|max|min)"
+)
+STATS = {"smallest": "min", "lowest": "min", "minimum": "min", "min": "min", "least": "min",
+         "largest": "max", "biggest": "max", "highest": "max", "maximum": "max", "max": "max",
+         "most": "max", "greatest": "max", "average": "mean", "mean": "mean", "avg": "mean",
+         "total": "sum", "sum": "sum", "combined": "sum", "overall": "sum"}  # fmt: skip
+NAME_FIELDS = ("name", "title", "label", "nom", "nombre", "nome")
+
+
+def split(mind: Mind, text: str) -> tuple[list[Layer] | Ask | None, str]:
+    """The layer a question names and the rest of it (a condition): "cities with more than
+    10 million people" is Cities and "with more than 10 million people"."""
+    words = text.split()
+    found = targets.mention(mind, words)
+    if found is None:
+        return None, text
+    start, end = found
+    layers = targets.named(mind, " ".join(words[start:end]))
+    rest = " ".join(words[:start] + words[end:])
+    rest = re.sub(r"^(?:(?:are there|are|there are|there|do (?:i|we) have|exist|have|has|"
+                  r"in|on the map|layer|of) ?)+", "", rest).strip()  # fmt: skip
+    return layers, rest
+
+
+def one_layer(mind: Mind, text: str, field: str | None = None) -> Layer | Ask | Fail | None:
+    """The one layer a question is about: named, else the one the conversation is about, else
+    the only layer holding the field asked about (several: a question)."""
+    found = targets.named(mind, text) if text.strip() else None
+    if isinstance(found, Ask):
+        return found
+    if found:
+        return found[0] if len(found) == 1 else targets.which(found, text)
+    if text.strip():
+        return None
+    if field is not None:
+        holding = [
+            layer for layer in mind.layers
+            if targets.field_named(field, list(layer.get("fields") or [])) is not None
+        ]  # fmt: skip
+        by_memory = [layer for layer in holding if layer["layer_id"] in mind.memory.layers]
+        holding = by_memory or holding
+        if len(holding) == 1:
+            return holding[0]
+        if len(holding) > 1:
+            return targets.which(holding, field)
+        return None
+    found = targets.referred(mind) if mind.layers else None
+    if isinstance(found, list):
+        return found[0] if len(found) == 1 else targets.which(found)
+    return found
+
+
+def where_json(where: dict[str, Any] | None) -> str | None:
+    """A filter as the queries take it (the key of its answer)."""
+    return orjson.dumps(where, option=orjson.OPT_SORT_KEYS).decode() if where else None
+
+
+def condition(mind: Mind, layer: Layer, text: str) -> dict[str, Any] | Fail | None:
+    """The filter a question's condition means, combined with the layer's own (the map shows
+    what its filter keeps; a question is about what is shown)."""
+    text = text.strip()
+    found = conditions.parse(mind, layer, text) if text else None
+    if isinstance(found, Fail):
+        return found
+    if text and found is None:
+        return Fail(phrase("no_condition", layer=layer["name"], said=text))
+    own = (layer.get("style") or {}).get("filter")
+    if own and found:
+        return {"all": [own, found]}
+    return own or found
+
+
+def stats(mind: Mind, layer: Layer, field: str | None, where: dict[str, Any] | None) -> Any:
+    """The layer's statistics (`Need` until fetched)."""
+    return mind.answer(("stats", layer["layer_id"], field, where_json(where)))
+
+
+def features(mind: Mind, layer: Layer, where: dict[str, Any] | None, sort: str | None,
+             order: str, limit: int) -> list[dict[str, Any]]:  # fmt: skip
+    """The layer's features, sorted (`Need` until fetched)."""
+    found = mind.answer(("features", layer["layer_id"], where_json(where), sort, order, limit))
+    return list(found) if isinstance(found, list) else []
+
+
+def failed(answer: Any) -> Fail | None:
+    """A data answer that is an error (a raster layer, a field that went away)."""
+    if isinstance(answer, dict) and "error" in answer:
+        return Fail(phrase("data_error", reason=answer["error"]))
+    return None
+
+
+@resolves("count")
+def count(mind: Mind, slots: dict[str, str]) -> Outcome | None:
+    """ "how many cities are there", "how many districts have fewer than 1,000 people"."""
+    layers, rest = split(mind, slots.get("rest", ""))
+    if layers is None:
+        return None
+    if isinstance(layers, Ask):
+        return layers
+    layer = layers[0] if len(layers) == 1 else None
+    if layer is None:
+        return targets.which(layers)
+    where = condition(mind, layer, rest)
+    if isinstance(where, Fail):
+        return where
+    answer = stats(mind, layer, None, where)
+    if failed(answer):
+        return failed(answer)
+    mind.memory.named([layer["layer_id"]])
+    total = layer.get("feature_count")
+    if rest.strip():
+        said = phrase("count_where", count=answer["count"], total=total, layer=layer["name"])
+    else:
+        said = phrase("count", count=answer["count"], layer=layer["name"])
+    return Done([], [said])
+
+
+@resolves("fields")
+def fields(mind: Mind, slots: dict[str, str]) -> Outcome | None:
+    """ "which fields do the cities have"."""
+    layer = one_layer(mind, slots.get("layer") or "")
+    if not isinstance(layer, dict):
+        return layer
+    found = list(layer.get("fields") or [])
+    mind.memory.named([layer["layer_id"]])
+    if not found:
+        return Done([], [phrase("no_fields", layer=layer["name"])])
+    described = [{"name": f["name"], "type": f.get("type"), "min": f.get("min"),
+                  "max": f.get("max")} for f in found]  # fmt: skip
+    return Done([], [phrase("fields", layer=layer["name"], count=len(found), fields=described)])
+
+
+@resolves("stat")
+def stat(mind: Mind, slots: dict[str, str]) -> Outcome | None:
+    """ "what's the smallest value in the districts", "average population of the counties"."""
+    kind = STATS.get((slots.get("stat") or "").lower())
+    field_text = (slots.get("field") or "").strip() or "value"
+    if kind is None or not (slots.get("field") or slots.get("layer")):
+        return None
+    layers, rest = split(mind, slots.get("layer") or "")
+    layer = one_layer(mind, "", field_text) if layers is None and not rest else None
+    if isinstance(layers, list):
+        layer = layers[0] if len(layers) == 1 else targets.which(layers)
+    if isinstance(layers, Ask):
+        return layers
+    if not isinstance(layer, dict):
+        return layer
+    field = targets.field_named(field_text, targets.numeric_fields(layer))
+    if field is None:
+        names = ", ".join(f["name"] for f in targets.numeric_fields(layer)) or "-"
+        return Fail(phrase("no_field", layer=layer["name"], field=field_text, fields=names))
+    where = condition(mind, layer, rest)
+    if isinstance(where, Fail):
+        return where
+    answer = stats(mind, layer, field["name"], where)
+    if failed(answer):
+        return failed(answer)
+    mind.memory.named([layer["layer_id"]])
+    value = answer.get(kind)
+    said = phrase(f"stat_{kind}", layer=layer["name"], field=field["name"], value=value)
+    if kind in ("min", "max") and value is not None:
+        top = features(mind, layer, where, field["name"], "asc" if kind == "min" else "desc", 1)
+        if top:
+            remember(mind, layer, top[0])
+            said = phrase(f"stat_{kind}_named", layer=layer["name"], field=field["name"],
+                          value=value, name=feature_name(layer, top[0]))  # fmt: skip
+    return Done([], [said])
+
+
+def measure(layer: Layer, sup: str, field_text: str) -> dict[str, Any] | None:
+    """The field a superlative ranks by: the one named ("by population"), else the one its
+    word suggests ("most visited": visitors; "biggest": population or area), else the only
+    numeric field."""
+    numeric = targets.numeric_fields(layer)
+    if field_text.strip():
+        return targets.field_named(field_text, numeric)
+    words = sup.split()
+    for word in [*words[1:], words[0].removesuffix("est").removesuffix("g")]:
+        for base, names in MEASURES.items():
+            if word.startswith(base) or base.startswith(word):
+                for name in names:
+                    found = targets.field_named(name, numeric)
+                    if found is not None:
+                        return found
+    return numeric[0] if len(numeric) == 1 else None
+
+
+def order_of(sup: str) -> str:
+    """ "desc" for the top ("biggest"), "asc" for the bottom ("smallest")."""
+    return "asc" if sup in DOWN or sup.split()[0] in ("least", "fewest") else "desc"
+
+
+def ranked(
+    mind: Mind, slots: dict[str, str]
+) -> tuple[Layer, dict[str, Any], list[dict[str, Any]]] | Outcome | None:
+    """The features a superlative question asks for: its layer, field and the features."""
+    sup = (slots.get("sup") or "").lower()
+    layers, rest = split(mind, slots.get("layer") or "")
+    if layers is None:
+        return None
+    if isinstance(layers, Ask):
+        return layers
+    layer = layers[0]
+    field_text = (slots.get("field") or "").strip()
+    by = re.search(r"\b(?:by|in terms of|based on|for|of) (?:the )?(?P<f>[\w ]+)$", rest)
+    if by and not field_text:
+        field_text, rest = by.group("f"), rest[: by.start()].strip()
+    field = measure(layer, sup, field_text)
+    if field is None:
+        names = ", ".join(f["name"] for f in targets.numeric_fields(layer)) or "-"
+        return Fail(phrase("which_number", layer=layer["name"], fields=names))
+    where = condition(mind, layer, rest)
+    if isinstance(where, Fail):
+        return where
+    n = int(number(slots.get("n") or "") or 1)
+    found = features(mind, layer, where, field["name"], order_of(sup), max(1, min(n, 20)))
+    return layer, field, found
+
+
+@resolves("top")
+def top(mind: Mind, slots: dict[str, str]) -> Outcome | None:
+    """ "what are the 3 biggest cities", "which city has the most people"."""
+    found = ranked(mind, slots)
+    if not isinstance(found, tuple):
+        return found
+    layer, field, rows = found
+    mind.memory.named([layer["layer_id"]])
+    if not rows:
+        return Done([], [phrase("none_found", layer=layer["name"])])
+    remember(mind, layer, rows[0])
+    named = [{"name": feature_name(layer, row), "value": (row.get("properties") or {}).get(
+        field["name"])} for row in rows]  # fmt: skip
+    sup = (slots.get("sup") or "").lower()
+    return Done([], [phrase("top", layer=layer["name"], field=field["name"], sup=sup,
+                            features=named)])  # fmt: skip
+
+
+@resolves("goto_top")
+def goto_top(mind: Mind, slots: dict[str, str]) -> Outcome | None:
+    """ "take me to the biggest city", "zoom to the most visited site"."""
+    found = ranked(mind, {**slots, "n": "1"})
+    if not isinstance(found, tuple):
+        return found
+    layer, _, rows = found
+    if not rows:
+        return Done([], [phrase("none_found", layer=layer["name"])])
+    return _go(mind, layer, rows[0])
+
+
+@resolves("categories")
+def categories(mind: Mind, slots: dict[str, str]) -> Outcome | None:
+    """ "what kinds of sites are there", "which regions do the districts have"."""
+    what = singular(fold(slots.get("what") or ""))
+    layers, _ = split(mind, slots.get("layer") or "")
+    if isinstance(layers, Ask):
+        return layers
+    kinds = ("kind", "type", "category", "class", "sort", "group")
+    candidates = layers or mind.layers
+    for layer in candidates:
+        strings = [f for f in layer.get("fields") or [] if f.get("type") in ("string", "boolean")]
+        field = targets.field_named(what, strings)
+        if field is None and what in kinds:
+            field = next((f for f in strings if fold(f["name"]) in kinds), None)
+        if field is None:
+            continue
+        answer = stats(mind, layer, field["name"], None)
+        if failed(answer):
+            return failed(answer)
+        mind.memory.named([layer["layer_id"]])
+        values = [{"value": item["value"], "count": item["count"]}
+                  for item in answer.get("distinct") or []]  # fmt: skip
+        return Done([], [phrase("categories", layer=layer["name"], field=field["name"],
+                                values=values)])  # fmt: skip
+    return None
+
+
+def feature_name(layer: Layer, feature: dict[str, Any]) -> str:
+    """How a reply names a feature: its name field, else its first text value, else its id."""
+    props = feature.get("properties") or {}
+    for field in layer.get("fields") or []:
+        if fold(field["name"]) in NAME_FIELDS and props.get(field["name"]) is not None:
+            return str(props[field["name"]])
+    for field in layer.get("fields") or []:
+        if field.get("type") == "string" and props.get(field["name"]) is not None:
+            return str(props[field["name"]])
+    return f"#{feature.get('id')}"
+
+
+def centre(geometry: dict[str, Any] | None) -> tuple[list[float], list[float]] | None:
+    """A geometry's middle and box."""
+    points: list[list[float]] = []
+
+    def walk(node: Any) -> None:
+        if isinstance(node, list) and node and isinstance(node[0], int | float):
+            points.append([float(node[0]), float(node[1])])
+        elif isinstance(node, list):
+            for item in node:
+                walk(item)
+
+    if not geometry:
+        return None
+    walk(geometry.get("coordinates"))
+    if not points:
+        return None
+    box = [min(p[0] for p in points), min(p[1] for p in points),
+           max(p[0] for p in points), max(p[1] for p in points)]  # fmt: skip
+    return [(box[0] + box[2]) / 2, (box[1] + box[3]) / 2], box
+
+
+def remember(mind: Mind, layer: Layer, feature: dict[str, Any]) -> None:
+    """Keep where a feature is, for "take me there"."""
+    found = centre(feature.get("geometry"))
+    if found is None:
+        return
+    (lng, lat), box = found
+    wide = box[2] > box[0] or box[3] > box[1]
+    frame = (box[0], box[1], box[2], box[3]) if wide else None
+    place = Place("feature", "", feature_name(layer, feature), "", "", "", "", lng, lat, frame, 0)
+    mind.memory.went(places.as_json(place))
+    mind.memory.named([layer["layer_id"]])
+
+
+def _go(mind: Mind, layer: Layer, feature: dict[str, Any]) -> Outcome:
+    remember(mind, layer, feature)
+    found = centre(feature.get("geometry"))
+    if found is None:
+        return Fail(phrase("no_extent", layers=feature_name(layer, feature)))
+    center, box = found
+    if box[2] > box[0] or box[3] > box[1]:
+        center, zoom = camera.fit(box, camera.Padding.even(40))
+    else:
+        zoom = 12.0
+    name = feature_name(layer, feature)
+    return Done([{"type": "fly_to", "center": center, "zoom": zoom}], [phrase("flew", place=name)])
+
+
+def feature_named(mind: Mind, text: str) -> Outcome | None:
+    """A feature a phrase names by its name ("zoom to District D", "fly to Belém Tower")."""
+    wanted = fold(text)
+    for layer in mind.layers:
+        names = [f for f in layer.get("fields") or [] if fold(f["name"]) in NAME_FIELDS]
+        if layer["layer_type"] != "geojson" or not names:
+            continue
+        where = {"field": names[0]["name"], "op": "contains", "value": text.strip()}
+        for row in features(mind, layer, where, None, "asc", 5):
+            if fold(feature_name(layer, row)) == wanted:
+                return _go(mind, layer, row)
+    return None

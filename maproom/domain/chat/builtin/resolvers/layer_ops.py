@@ -1,0 +1,203 @@
+"""What is done to layers as a whole: list, show, hide, toggle, show only, rename, remove,
+reorder and zoom to ("hide the cafes", "rename sites to Landmarks", "bring the rivers to the
+front"). A removal is applied only to layers named for sure: a guess at a typo, or "the layer"
+with several layers, is asked back (docs/chat.md "Safety")."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from maproom.domain.chat.builtin import targets
+from maproom.domain.chat.builtin.mind import Mind, resolves
+from maproom.domain.chat.builtin.outcome import Done, Fail, Outcome, phrase
+from maproom.domain.chat.builtin.targets import Layer, names_of, with_layers
+from maproom.domain.chat.builtin.text import COMMAND_WORDS
+
+# "rename rivers to Streams and hide them": the new name ends before a second command.
+SECOND_COMMAND = re.compile(
+    r" (?:and|then|,) (?:also )?(?:" + "|".join(sorted(COMMAND_WORDS)) + r"|label|labels|"
+    r"size|it|them|put|give|add)\b",
+    re.I,
+)
+
+
+@resolves("list")
+def list_layers(mind: Mind, slots: dict[str, str]) -> Outcome:
+    """ "list the layers", "what's on the map"."""
+    if not mind.layers:
+        return Done([], [phrase("no_layers")])
+    hidden = [layer for layer in mind.layers if not layer["visible"]]
+    if hidden and re.match(r"(?:show|display)(?: me)? all", slots.get("clause", "")):
+        return visibility(mind, {"layer": "all"}, None, True) or Done([], [])
+    described = [
+        {"name": layer["name"], "kind": targets.kind_of(layer), "hidden": not layer["visible"]}
+        for layer in mind.layers
+    ]
+    return Done([], [phrase("layers", count=len(described), layers=described)])
+
+
+def visibility(
+    mind: Mind, slots: dict[str, str], chosen: list[str] | None, visible: bool
+) -> Outcome | None:
+    """Show or hide the layers a clause names ("show it" after a place is that place)."""
+
+    def make(found: list[Layer]) -> Outcome:
+        actions = [{"type": "set_layer_visibility", "layer_id": layer["layer_id"],
+                    "visible": visible} for layer in found]  # fmt: skip
+        return Done(actions, [phrase("showed" if visible else "hid", layers=names_of(found))])
+
+    return with_layers(mind, slots.get("layer"), chosen, make)
+
+
+@resolves("show")
+def show(mind: Mind, slots: dict[str, str], chosen: list[str] | None = None) -> Outcome | None:
+    """ "show the cafes", "bring the rivers back"."""
+    return visibility(mind, slots, chosen, True)
+
+
+@resolves("hide")
+def hide(mind: Mind, slots: dict[str, str], chosen: list[str] | None = None) -> Outcome | None:
+    """ "hide the cafes", "turn the rivers off"."""
+    return visibility(mind, slots, chosen, False)
+
+
+@resolves("toggle")
+def toggle(mind: Mind, slots: dict[str, str], chosen: list[str] | None = None) -> Outcome | None:
+    """ "toggle the cafes"."""
+
+    def make(found: list[Layer]) -> Outcome:
+        actions = [{"type": "set_layer_visibility", "layer_id": layer["layer_id"],
+                    "visible": not layer["visible"]} for layer in found]  # fmt: skip
+        return Done(actions, [phrase("toggled", layers=names_of(found))])
+
+    return with_layers(mind, slots.get("layer"), chosen, make)
+
+
+@resolves("only")
+def only(mind: Mind, slots: dict[str, str], chosen: list[str] | None = None) -> Outcome | None:
+    """ "show only the counties", "just the rivers"."""
+
+    def make(found: list[Layer]) -> Outcome:
+        keep = {layer["layer_id"] for layer in found}
+        actions = [
+            {"type": "set_layer_visibility", "layer_id": layer["layer_id"],
+             "visible": layer["layer_id"] in keep}
+            for layer in mind.layers
+            if layer["visible"] != (layer["layer_id"] in keep)
+        ]  # fmt: skip
+        hidden = len([a for a in actions if not a["visible"]])
+        return Done(actions, [phrase("only", layers=names_of(found), hidden=hidden)])
+
+    return with_layers(mind, slots.get("layer"), chosen, make)
+
+
+@resolves("rename")
+def rename(mind: Mind, slots: dict[str, str], chosen: list[str] | None = None) -> Outcome | None:
+    """ "rename cafes to Coffee shops", "call the rivers layer Streams"."""
+    name = slots.get("name", "").strip().strip("\"'“”«»").strip()
+    if not name or SECOND_COMMAND.search(name):
+        return None  # "rename rivers to Streams and hide them": two clauses
+
+    def make(found: list[Layer]) -> Outcome:
+        layer, new = found[0], name[:200]
+        return Done([{"type": "rename_layer", "layer_id": layer["layer_id"], "name": new}],
+                    [phrase("renamed", layer=layer["name"], name=new)])  # fmt: skip
+
+    return with_layers(mind, slots.get("layer"), chosen, make, single=True)
+
+
+@resolves("remove")
+def remove(mind: Mind, slots: dict[str, str], chosen: list[str] | None = None) -> Outcome | None:
+    """ "remove the rivers"; a layer found by a guess is asked back, never removed."""
+    text = slots.get("layer") or "it"
+
+    def make(found: list[Layer]) -> Outcome:
+        if chosen is None and not targets.exactly(mind, text, found):
+            return targets.which(found, text)
+        actions = [{"type": "remove_layer", "layer_id": layer["layer_id"]} for layer in found]
+        return Done(actions, [phrase("removed", layers=names_of(found))])
+
+    return with_layers(mind, text, chosen, make)
+
+
+@resolves("remove_all")
+def remove_all(mind: Mind, slots: dict[str, str]) -> Outcome:
+    """ "delete everything": the turn asks to confirm before removing several layers."""
+    if not mind.layers:
+        return Done([], [phrase("nothing_to_remove")])
+    every = [layer["layer_id"] for layer in mind.layers]
+    return remove(mind, {"layer": "all"}, every) or Done([], [])
+
+
+@resolves("clear_ai")
+def clear_ai(mind: Mind, slots: dict[str, str]) -> Outcome:
+    """ "clear the AI layers"."""
+    made = [layer for layer in mind.layers if layer["source"] == "ai"]
+    if not made:
+        return Done([], [phrase("no_ai_layers")])
+    return Done([{"type": "clear_layers"}], [phrase("removed", layers=names_of(made))])
+
+
+@resolves("move_layer")
+def move_layer(
+    mind: Mind, slots: dict[str, str], chosen: list[str] | None = None
+) -> Outcome | None:
+    """ "bring the cafes to the front", "move counties above rivers", "move the rivers down"."""
+    other: list[Layer] | None = None
+    if slots.get("rel"):  # "move the counties above the rivers"
+        found_other = targets.named(mind, slots.get("other", ""))
+        if not isinstance(found_other, list) or len(found_other) != 1:
+            return None
+        other = found_other
+
+    def make(found: list[Layer]) -> Outcome:
+        return _moved(mind, found[0], slots, other)
+
+    return with_layers(mind, slots.get("layer"), chosen, make, single=True)
+
+
+def _moved(mind: Mind, layer: Layer, slots: dict[str, str], other: list[Layer] | None) -> Outcome:
+    where = slots.get("where", "").lower()
+    order = [item["layer_id"] for item in mind.layers]
+    rest = [i for i in order if i != layer["layer_id"]]
+    name = layer["name"]
+    if other is not None:
+        if other[0]["layer_id"] == layer["layer_id"]:
+            return Fail(phrase("move_itself", layer=name))
+        above = not re.search(r"below|under|beneath|behind", slots["rel"])
+        rest.insert(rest.index(other[0]["layer_id"]) + (0 if above else 1), layer["layer_id"])
+        key = "moved_above" if above else "moved_below"
+        return Done([{"type": "reorder_layers", "layer_ids": rest}],
+                    [phrase(key, layer=name, other=other[0]["name"])])  # fmt: skip
+    if re.search(r"top|front|above|in front", where):
+        return Done([{"type": "reorder_layers", "layer_ids": [layer["layer_id"], *rest]}],
+                    [phrase("moved_top", layer=name)])  # fmt: skip
+    if re.search(r"bottom|back|below|behind", where):
+        return Done([{"type": "reorder_layers", "layer_ids": [*rest, layer["layer_id"]]}],
+                    [phrase("moved_bottom", layer=name)])  # fmt: skip
+    up = bool(re.search(r"up|higher|forward", where))
+    kind: dict[str, Any] = {"type": "move_layer_up" if up else "move_layer_down",
+                            "layer_id": layer["layer_id"]}  # fmt: skip
+    return Done([kind], [phrase("moved_up" if up else "moved_down", layer=name)])
+
+
+@resolves("zoom_layer")
+def zoom_layer(
+    mind: Mind, slots: dict[str, str], chosen: list[str] | None = None
+) -> Outcome | None:
+    """ "zoom to the rivers layer", "fit the map to the cafes"."""
+
+    def make(found: list[Layer]) -> Outcome:
+        boxes = [layer["bbox"] for layer in found if layer.get("bbox")]
+        if not boxes:
+            return Fail(phrase("no_extent", layers=names_of(found)))
+        if len(found) == 1:
+            return Done([{"type": "zoom_to_layer", "layer_id": found[0]["layer_id"]}],
+                        [phrase("zoomed_to", layers=found[0]["name"])])  # fmt: skip
+        box = [min(b[0] for b in boxes), min(b[1] for b in boxes),
+               max(b[2] for b in boxes), max(b[3] for b in boxes)]  # fmt: skip
+        return Done([{"type": "fit_bounds", "bbox": box, "padding": 40}],
+                    [phrase("zoomed_to", layers=names_of(found))])  # fmt: skip
+
+    return with_layers(mind, slots.get("layer"), chosen, make)

@@ -1,0 +1,174 @@
+"""Going to places and highlighting countries: "fly to Rome", "Mexico", "highlight Japan".
+
+A phrase is looked up as a place only where the clause asks to go somewhere or to highlight
+something; a message that is only a name ("Mexico") must be a name the gazetteer knows as
+written, or a clear typo of a well-known one, and never a word of a command ("undo" is not
+Ŭndŏk). A place it cannot find is said so, never guessed (docs/chat.md).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from maproom.domain.chat import lang
+from maproom.domain.chat.builtin import colours, keywords, targets
+from maproom.domain.chat.builtin.gazetteer import Found, Place, fold
+from maproom.domain.chat.builtin.mind import Mind, resolves
+from maproom.domain.chat.builtin.outcome import Ask, Done, Fail, Outcome, phrase
+from maproom.domain.chat.builtin.text import COMMAND_WORDS, COMMON, Spelled, number
+from maproom.geo import camera
+
+WIDE = 90.0  # degrees: a place this wide is centred on its box, not on its label point
+# "Rome at street level": the zoom of each scale.
+SCALES = {"street": 16, "block": 17, "building": 18, "neighbourhood": 14, "neighborhood": 14,
+          "city": 11, "town": 12, "region": 6, "state": 6, "country": 5}  # fmt: skip
+BACK = ("it", "there", "that", "that place", "this place", "that country", "here", "same place")
+# Around a place name: words that are not part of it.
+PLACE_HEAD = re.compile(
+    r"^(?:the map of|a map of|the city of|the country of|the state of|(?:the )?whole of|where|"
+    r"all of|the entire|the whole|(?:a|the) view of|back to|back|over to) ",
+    re.I,
+)
+PLACE_TAIL = re.compile(
+    r"(?:,? (?:on|in) (?:the|a) map|,? instead|,? too|,? as well|,? again|,? please|,? now|"
+    r" (?:is|are|lies|located|is located)|,? (?:next|this|last) (?:week|month|year|weekend)|"
+    r",? (?:today|tomorrow|tonight|soon|later)|,? on (?:mon|tues|wednes|thurs|fri|satur|sun)day)+$",
+    re.I,
+)
+PLACE_KIND = re.compile(
+    r",? (?:province|state|county|city|town|region|country|prefecture|department|island|"
+    r"islands|district|territory|area|municipality|oblast|canton)$",
+    re.I,
+)
+
+
+def as_json(place: Place) -> dict[str, Any]:
+    """A place as the memory and a question's choices keep it."""
+    return {
+        "kind": place.kind, "code": place.code, "name": place.name, "country": place.country,
+        "country_name": place.country_name, "region": place.region,
+        "region_name": place.region_name, "lng": place.lng, "lat": place.lat,
+        "box": list(place.box) if place.box else None, "population": place.population,
+    }  # fmt: skip
+
+
+def from_json(data: dict[str, Any]) -> Place:
+    """A place as `as_json` kept it."""
+    box = tuple(data["box"]) if data.get("box") else None
+    return Place(**{**data, "box": box})
+
+
+def find(mind: Mind, text: str, *, fuzzy: bool = True) -> Found | Place:
+    """What a place phrase names: "there" is the last place the conversation went to."""
+    if fold(text) in BACK and mind.memory.place:
+        return from_json(mind.memory.place)
+    return mind.places.find(text, fuzzy=fuzzy)
+
+
+def outcome_for(
+    mind: Mind, kind: str, slots: dict[str, str], text: str, fuzzy: bool = True
+) -> Outcome | None:
+    """Where a place phrase leads. When it names no place it is a failure (nothing else
+    is tried), unless it holds words of other commands or a layer's name ("move east by
+    500 km", "zoom to the extent of the rivers"): then the clause may mean something else."""
+    typed = text
+    text = PLACE_TAIL.sub("", PLACE_HEAD.sub("", text.strip())).strip(" ,")
+    if not text:
+        return None
+    found = find(mind, text, fuzzy=fuzzy)
+    if isinstance(found, Found) and not found.candidates and PLACE_KIND.search(text):
+        found = find(mind, PLACE_KIND.sub("", text).strip(), fuzzy=fuzzy)
+    if isinstance(found, Place):
+        return to_place(mind, kind, slots, found)
+    if not found.candidates:
+        other = targets.mention(mind, text.split()) is not None
+        spelled = Spelled(typed).text
+        commands = set(spelled.split()) & COMMAND_WORDS
+        if not fuzzy or other or commands or any(keywords.guess(spelled, None)):
+            return None
+        return Fail(phrase("no_place", name=text))
+    if found.clear:
+        return to_place(mind, kind, slots, found.candidates[0])
+    options = found.candidates[:4]
+    return Ask(
+        phrase("which_place", name=options[0].name),
+        [place.label for place in options],
+        [{"place": as_json(place)} for place in options],
+    )
+
+
+def to_place(mind: Mind, kind: str, slots: dict[str, str], place: Place) -> Outcome:
+    """Go to a place (or highlight it, for `mask`)."""
+    been_there = mind.memory.place == as_json(place)
+    mind.memory.went(as_json(place))
+    zoom = slots.get("zoom") or str(SCALES.get(slots.get("scale") or "", "")) or None
+    fly = fly_to(place, zoom)
+    if kind == "mask":
+        if place.kind != "country":
+            return Fail(phrase("mask_not_country", place=place.label, kind=place.kind))
+        mask: dict[str, Any] = {"type": "set_country_mask", "country_code": place.code}
+        colour = colours.parse(slots["color"]) if slots.get("color") else None
+        if colour:
+            mask["color"] = colour
+        return Done([mask] if been_there else [mask, fly], [phrase("masked", place=place.label)])
+    return Done([fly], [phrase("flew", place=place.label)])
+
+
+def fly_to(place: Place, zoom_text: str | None = None) -> dict[str, Any]:
+    """A `fly_to` that frames a place: a box around its populated part, or a zoom by size."""
+    if place.box is not None:  # centred on its label point (the populated part)
+        center = [place.lng, place.lat]
+        if place.box[2] - place.box[0] > WIDE:  # Russia: the middle of all of it
+            center = [(place.box[0] + place.box[2]) / 2, (place.box[1] + place.box[3]) / 2]
+        zoom = camera.fit_around(center, place.box, camera.Padding.even(20))
+    else:
+        center = [place.lng, place.lat]
+        people = place.population
+        zoom = 10.0 if people >= 5e6 else 11.0 if people >= 1e6 else 12.0 if people >= 2e5 else 13.0
+    if zoom_text and number(zoom_text) is not None:
+        zoom = camera.clamp_zoom(float(number(zoom_text) or 0))
+    center[1] = max(-85.0, min(85.0, center[1]))
+    return {"type": "fly_to", "center": center, "zoom": zoom}
+
+
+@resolves("goto")
+def goto(mind: Mind, slots: dict[str, str]) -> Outcome | None:
+    """ "fly to Rome", "take me to the cafes" (a layer named exactly: zoom to it)."""
+    text = slots.get("place", "").strip()
+    if not text:
+        return None
+    if fold(text) not in targets.PRONOUNS and fold(text) not in BACK:
+        layers = targets.named(mind, text)
+        if isinstance(layers, list) and layers and targets.exactly(mind, text, layers):
+            return mind.resolve("zoom_layer", {"layer": text})
+    return outcome_for(mind, "goto", slots, text)
+
+
+@resolves("place")
+def place_alone(mind: Mind, slots: dict[str, str]) -> Outcome | None:
+    """A message that is only a place name ("Mexico", "Amsterdm"): typos are read only in one
+    or two words that are no words of commands in any language; never a layer's name."""
+    text = slots.get("place", "").strip()
+    words = set(re.findall(r"[a-z]+", text.lower()))
+    if len(text.split()) > 5 or targets.mention(mind, text.split()) is not None:
+        return None
+    if lang.known_word(text):
+        return None
+    fuzzy = len(text.split()) <= 2 and not words & (COMMAND_WORDS | COMMON)
+    return outcome_for(mind, "goto", slots, text, fuzzy=fuzzy)
+
+
+@resolves("mask")
+def mask(mind: Mind, slots: dict[str, str]) -> Outcome | None:
+    """ "highlight Japan", "mask everything except Brazil"."""
+    return outcome_for(mind, "mask", slots, slots.get("place", "").strip())
+
+
+@resolves("unmask")
+def unmask(mind: Mind, slots: dict[str, str]) -> Outcome:
+    """ "remove the highlight"."""
+    actions: list[dict[str, Any]] = [{"type": "set_country_mask", "country_code": None}]
+    if mind.state.get("customMask"):
+        actions.append({"type": "set_custom_mask"})
+    return Done(actions, [phrase("unmasked")])

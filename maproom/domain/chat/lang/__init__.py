@@ -1,0 +1,193 @@
+"""The five languages of the built-in agent: English, Spanish, Portuguese, French and German.
+
+A message is read in English: `detect` tells its language from the words it holds, `english`
+turns its command words, colours, numbers and everyday nouns into English (each language's
+rewrites first, for word order: "blende die Städte aus" is "hide the Städte"; then its
+phrases, longest first), keeping every other word as typed: place names ("Múnich" is looked up
+as it is), layer names (a layer called "Rios" stays "Rios") and new names ("Barrios"). The
+reply is said in the message's language (`say`, from each language's catalogue of replies).
+
+Each language is one module (`en`, `es`, `pt`, `fr`, `de`) with its `PHRASES` (words and
+phrases to English), `REWRITES` (regular expressions over the message, without accents),
+`REPLIES` (the catalogue) and `YES` (what confirms a question). docs/chat.md lists what each
+understands.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+import unicodedata
+from collections.abc import Callable
+from types import ModuleType
+from typing import Any
+
+from maproom.domain.chat.lang import de, en, es, fr, pt
+
+LANGUAGES: dict[str, ModuleType] = {"en": en, "es": es, "pt": pt, "fr": fr, "de": de}
+TOKEN = re.compile(r"[\w#]+(?:[-'][\w]+)*|[^\w\s]|\s+")
+LONGEST = 5  # words in the longest phrase of a lexicon
+
+
+def fold_char(char: str) -> str:
+    """One character in lower case without its accent (always one character, so that what
+    is found in the folded text is at the same place in the text as typed)."""
+    lowered = char.lower()
+    if len(lowered) != 1:
+        return char
+    bare = unicodedata.normalize("NFKD", lowered)
+    return bare[0] if (bare and bare[0].isascii()) or bare[:1].isalpha() else lowered
+
+
+def fold(text: str) -> str:
+    """Text in lower case without accents, character for character."""
+    return "".join(fold_char(char) for char in text)
+
+
+@functools.cache
+def _lexicon(code: str) -> tuple[dict[tuple[str, ...], str], frozenset[str]]:
+    """A language's phrases by their folded words, and its own words (for `detect`)."""
+    module = LANGUAGES[code]
+    phrases: dict[tuple[str, ...], str] = {}
+    for said, meaning in module.PHRASES.items():
+        phrases[tuple(fold(said).split())] = meaning
+    own = frozenset(
+        words[0] for words, meaning in phrases.items()
+        if len(words) == 1 and words[0] != fold(meaning) and words[0] not in en.WORDS
+    )  # fmt: skip
+    return phrases, own | frozenset(fold(w) for w in getattr(module, "MARKERS", ()))
+
+
+def detect(text: str, protected: frozenset[str] = frozenset()) -> str:
+    """The language a message is written in (English when nothing says otherwise)."""
+    words = [w for w in re.findall(r"\w+", fold(text)) if w not in protected]
+    scores = {code: 0.0 for code in LANGUAGES}
+    for code in LANGUAGES:
+        if code == "en":
+            continue
+        own = _lexicon(code)[1]
+        scores[code] = sum(1 for word in words if word in own)
+    english = sum(1 for word in words if word in en.WORDS)
+    best = max(scores, key=lambda code: (scores[code], code == "en"))
+    return best if scores[best] > 0 and scores[best] >= english * 0.5 else "en"
+
+
+def english(text: str, code: str, protected: frozenset[str] = frozenset()) -> str:
+    """A message in English (see the module docstring); English is returned as it is."""
+    if code == "en":
+        return text
+    module = LANGUAGES[code]
+    for pattern, template in module.REWRITES:
+        text = _rewrite(text, pattern, template)
+    phrases = _lexicon(code)[0]
+    tokens = TOKEN.findall(text)
+    out: list[str] = []
+    i = 0
+    while i < len(tokens):
+        found = _longest(tokens, i, phrases, protected)
+        if found is None:
+            out.append(tokens[i])
+            i += 1
+        else:
+            meaning, i = found
+            out.append(meaning)
+    return re.sub(r"\s+", " ", "".join(out)).strip()
+
+
+def _longest(
+    tokens: list[str], start: int, phrases: dict[tuple[str, ...], str], protected: frozenset[str]
+) -> tuple[str, int] | None:
+    """The longest phrase of the lexicon at `tokens[start]`: its meaning and where it ends."""
+    if not tokens[start].strip() or fold(tokens[start]) in protected:
+        return None
+    words: list[str] = []
+    ends: list[int] = []
+    at = start
+    while at < len(tokens) and len(words) < LONGEST:
+        token = tokens[at]
+        if token.isspace():
+            at += 1
+            continue
+        if fold(token) in protected:
+            break
+        words.append(fold(token))
+        ends.append(at + 1)
+        at += 1
+    for size in range(len(words), 0, -1):
+        meaning = phrases.get(tuple(words[:size]))
+        if meaning is not None:
+            return meaning, ends[size - 1]
+    return None
+
+
+def _rewrite(text: str, pattern: re.Pattern[str], template: str) -> str:
+    """Apply a rewrite found in the folded text to the text as typed (groups keep their
+    spelling)."""
+    folded = fold(text)
+    pieces: list[str] = []
+    at = 0
+    for match in pattern.finditer(folded):
+        pieces.append(text[at : match.start()])
+        pieces.append(re.sub(r"\\g<(\w+)>|\\(\d)", _typed(match, text), template))
+        at = match.end()
+    pieces.append(text[at:])
+    return "".join(pieces)
+
+
+def _typed(match: re.Match[str], text: str) -> Callable[[re.Match[str]], str]:
+    """A template's group reference replaced by that group of the text as typed."""
+
+    def group(found: re.Match[str]) -> str:
+        name = found.group(1) or found.group(2)
+        key: int | str = int(name) if name.isdigit() else name
+        start, end = match.span(key)
+        return text[start:end] if start >= 0 else ""
+
+    return group
+
+
+def gloss(name: str) -> str:
+    """A folded name with its words in English where a lexicon knows them ("stadte": cities),
+    so that layers named in one language are found by words of another."""
+    words = name.split()
+    out = []
+    for word in words:
+        meaning = word
+        for code in ("es", "pt", "fr", "de"):
+            found = _lexicon(code)[0].get((word,))
+            if found and found.isalpha():
+                meaning = found
+                break
+        out.append(meaning)
+    return " ".join(out)
+
+
+def known_word(text: str) -> bool:
+    """Whether a message is only words the agent knows in some language ("undo", "bonito"):
+    such a message is never looked up as a place."""
+    words = re.findall(r"\w+", fold(text))
+    if not words:
+        return False
+    return all(
+        word in en.WORDS or any((word,) in _lexicon(code)[0] for code in ("es", "pt", "fr", "de"))
+        for word in words
+    )
+
+
+def yes(code: str, text: str) -> bool:
+    """Whether an answer to a yes/no question is a yes, in the language or in English."""
+    said = fold(text).strip().rstrip(".!")
+    return said in en.YES or said in {fold(w) for w in LANGUAGES[code].YES}
+
+
+Template = str | Callable[[dict[str, Any]], str]
+
+
+def say(code: str, key: str, values: dict[str, Any]) -> str:
+    """A sentence of the reply catalogue in a language (English where it has none)."""
+    module = LANGUAGES.get(code, en)
+    template: Template = module.REPLIES.get(key) or en.REPLIES[key]
+    shown = {name: module.shown(value) for name, value in values.items()}
+    if callable(template):
+        return template({**values, "_": shown})
+    return template.format(**shown)
