@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any
 
+from maproom.domain.chat import lang
 from maproom.domain.chat.builtin import targets
 from maproom.domain.chat.builtin.gazetteer import fold
 from maproom.domain.chat.builtin.outcome import Fail, Need, phrase
@@ -57,7 +58,7 @@ FILLER = frozenset({"the", "a", "an", "of", "one", "ones", "only", "just", "that
 def parse(mind: Mind, layer: Layer, text: str) -> Filter | Fail | None:
     """The filter a condition phrase means on this layer, a failure saying why it cannot be
     read, or None when the phrase is no condition."""
-    said = fold(text).strip(" ,.")
+    said = re.sub(r"\s+", " ", lang.fold(text)).strip(" ,.?!")
     if not said:
         return None
     negated = bool(NEGATION.match(said))

@@ -93,6 +93,12 @@ UNDO = (
 # name what they ask for plainly, tried before the older, looser ones below.
 FIRST_RULES: list[tuple[str, str]] = [
     (
+        "too",
+        r"(?:the )?(?P<layer>.+?) (?:are|is|look|looks|seem|seems|appear|appears) (?:a bit |way |"
+        r"much |far |really |a little )?too (?P<too>small|tiny|big|large|huge|thin|thick|"
+        r"faint|transparent|opaque|see-through|strong|bold)",
+    ),
+    (
         "undo",
         r"(?:" + UNDO + r")(?: (?:the )?(?:last )?(?P<count>\S+(?: (?:times|changes|steps|"
         r"things|actions|edits))?))?(?: (?:please|again))?",
@@ -126,7 +132,7 @@ FIRST_RULES: list[tuple[str, str]] = [
     (
         "zoom_level",
         r"(?:zoom|go|jump|set(?: the)? zoom(?: level)?)(?: in| out)?(?: to)?"
-        r"(?: zoom)?(?: level)? (?P<level>\S+)(?: (?:over|on|at|in|around|above)"
+        r"(?: zoom)?(?: level)? (?P<level>\S+)(?:(?: over| on| at| in| around| above)?"
         r" (?P<there>there|that place|it|here))|"
         r"(?:zoom|go) (?:in|to level \S+ )?(?P<there2>there)",
     ),
@@ -134,6 +140,19 @@ FIRST_RULES: list[tuple[str, str]] = [
         "zoom_there",
         r"zoom(?: in)?(?: to| into)? (?:level )?(?P<zoom>[a-z]+|\d+(?:\.\d+)?) "
         r"(?:over|on|at|in|around|above|for) (?P<place>.+)",
+    ),
+    (
+        "aggregate",
+        r"(?:count|number of)(?: the)? (?!how many)(?P<points>.+?) (?:in|per|within|inside|by) "
+        r"(?:each |every |the )?(?P<polygons>.+?)|"
+        r"(?:count )?how many (?P<points2>.+?) (?:are |fall |lie |there are )?(?:there )?"
+        r"(?:in|per|inside|within) "
+        r"(?:each|every) (?P<polygons2>.+?)|"
+        r"(?P<stat>sum|total|average|mean|max|maximum|min|minimum)(?: of)?(?: the)? "
+        r"(?P<field>[\w ]+?)(?: of (?:the )?(?P<points3>.+?))? (?:per|by|in each|for "
+        r"each|in every|for every) (?P<polygons3>.+?)|"
+        r"aggregate(?: the)? (?P<points4>.+?) (?:into|by|per|to|in|over) "
+        r"(?:the |each )?(?P<polygons4>.+?)",
     ),
     (
         "count",
@@ -217,18 +236,6 @@ FIRST_RULES: list[tuple[str, str]] = [
         r"(?: (?:called|named) (?P<name2>.+))?",
     ),
     (
-        "aggregate",
-        r"(?:count|number of)(?: the)? (?P<points>.+?) (?:in|per|within|inside|by) "
-        r"(?:each |every |the )?(?P<polygons>.+?)|"
-        r"how many (?P<points2>.+?) (?:are )?(?:there )?(?:in|per|inside|within) "
-        r"(?:each|every) (?P<polygons2>.+?)|"
-        r"(?P<stat>sum|total|average|mean|max|maximum|min|minimum)(?: of)?(?: the)? "
-        r"(?P<field>[\w ]+?)(?: of (?:the )?(?P<points3>.+?))? (?:per|by|in each|for "
-        r"each|in every|for every) (?P<polygons3>.+?)|"
-        r"aggregate(?: the)? (?P<points4>.+?) (?:into|by|per|to|in|over) "
-        r"(?:the |each )?(?P<polygons4>.+?)",
-    ),
-    (
         "dissolve",
         r"(?:dissolve|merge|combine|union|unite|fuse)(?: all)?(?: the)? (?P<layer>.+?)"
         r"(?: (?:by|on|according to|based on|per) (?:the |their )?(?P<field>[\w ]+?))?"
@@ -283,8 +290,8 @@ FIRST_RULES: list[tuple[str, str]] = [
         r"(?:show|make|turn|display|render|draw|view|visuali[sz]e|change)(?: the)? "
         r"(?P<layer>.+?)(?: layer)? (?:as|into|to) (?:a )?heat ?map (?:weighted|"
         r"weighed) by (?:the |their )?(?P<weight>[\w ]+)|"
-        r"(?:make|create|show|draw)(?: me)? (?:a )?heat ?map (?:of|for|from) (?:the )?"
-        r"(?P<layer2>.+?),? (?:weighted|weighed|by) (?:by )?(?:the |their )?"
+        r"(?:(?:make|create|show|draw|give)(?: me)? )?(?:an? )?heat ?map (?:of|for|from) "
+        r"(?:the )?(?P<layer2>.+?),? (?:weighted|weighed|by) (?:by )?(?:the |their )?"
         r"(?P<weight2>[\w ]+)",
     ),
     (
@@ -407,7 +414,13 @@ RULES: list[tuple[str, str]] = [
                  r" on|"
                  r"according to|using|on) (?:the |their |its )?(?P<field>[\w\- ]+?)(?: field|"
                  r" column"
-                 r"| attribute| value| values)?(?P<opts>(?:,? (?:in|with|using|into|as) .+)?)|"
+                 r"| attribute| value| values)?(?P<opts>(?:,? (?:in|with|using|into|as) .+|"
+                 r",? \S+ (?:classes|colou?rs|groups|bins|categories|steps|breaks))?)|"
+                 r"(?:colou?r|shade|style|classify|paint|symboli[sz]e|categori[sz]e|group)"
+                 r"(?: (?:it|them|everything))? (?:by|based on|according to|using) "
+                 r"(?:the |their |its )?(?P<field3>[\w\- ]+?)(?: field| column| attribute| values?)?"
+                 r"(?P<opts3>(?:,? (?:in|with|using|into|as) .+|,? \S+ (?:classes|colou?rs|groups|"
+                 r"bins|categories|steps|breaks))?)|"
                  r"(?:make|create|draw|show)(?: me)? (?:a )?(?:choropleth|thematic map|heat map of "
                  r"values) (?:of|for) (?:the )?(?P<layer2>.+?) (?:by|using|on|based on) "
                  r"(?:the )?(?P<field2>[\w\- ]+)"),

@@ -65,8 +65,8 @@ class Mind:
         self.message = message  # the whole message, in English
         self.language = language
         self.protected = [layer["name"] for layer in self.layers]
-        words = {word for name in self.protected for word in fold(name).split()}
-        self.edge = MENTION_EDGE - words
+        words = {word for name in self.protected for word in self.gloss(name).split()}
+        self.edge = MENTION_EDGE - words - {targets.singular(word) for word in words}
         self.done: list[dict[str, Any]] = []  # the intents acted on, for "the same"
 
     @property

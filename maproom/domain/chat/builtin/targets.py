@@ -122,6 +122,11 @@ def named(mind: Mind, text: str) -> list[Layer] | Ask | None:
             found = [layer for layer in mind.layers if layer["geometry_type"] == geometry]
             if found:
                 return found if len(found) == 1 else which(found, text)
+    words = said.split()
+    if len(words) > 1 and words[-1] in ALL_GEOMETRY_WORDS:  # "the city dots": the cities
+        found = named(mind, " ".join(words[:-1]))
+        if found:
+            return found
     parts = [p for p in re.split(r",? and |, ", said) if p]
     if len(parts) > 1:
         every = [named(mind, part) for part in parts]

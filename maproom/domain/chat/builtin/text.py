@@ -32,6 +32,13 @@ VOCABULARY = tuple(
     except heatmap graduated categorized categorise categorize quantile quantiles equal
     intervals classes colors colours ramp mode theme please points lines polygons red green
     blue yellow orange purple black white grey gray pink brown
+    undo redo revert rotate rotation tilt pitch bearing degrees perspective label labels
+    labelled buffer buffers clip dissolve merge aggregate filter filtered unfilter
+    biggest largest smallest highest lowest longest shortest greatest fewest cheapest
+    populous visited popular rated expensive maximum minimum average mean total sum
+    combined overall count fields attributes columns properties kinds categories
+    weighted weight proportional separate extract kilometers kilometres miles meters
+    metres clockwise counterclockwise
     """.split()  # noqa: SIM905 (a word list reads best as text)
 )
 COMMAND_WORDS = frozenset(VOCABULARY)
@@ -54,6 +61,12 @@ COMMON = frozenset(
     rid fit got yet outside inside besides apart until unless into onto upon too
     countries cities states regions towns max min sea seas ocean oceans lake lakes
     park road border borders boundary label close near far
+    most least best worst top bottom values kind sort sorts class classes group number
+    numbers many much have has had having whose where which who whom what's whats each
+    every inside within between exactly equal same thing things again people visitors
+    population long short high low big small large value field column feature features
+    called named new copy save keep only just also too both either neither none nothing
+    changes change steps step times things actions action edits edit last previous
     """.split()  # noqa: SIM905 (a word list reads best as text)
 )
 POLITE = re.compile(
@@ -86,6 +99,8 @@ SHORTHAND = [
     (re.compile(r"\bi'?m (?:flying|going|travell?ing|heading|driving|moving) to\b", re.I), "go to"),
     (re.compile(r"\bi am (?:flying|going|travell?ing|heading|driving|moving) to\b", re.I), "go to"),
     (re.compile(r"\bgo to (?:visit|see)\b", re.I), "visit"),
+    (re.compile(r"\bwhat'?s\b", re.I), "what is"),
+    (re.compile(r"\bwhat're\b", re.I), "what are"),
 ]
 NUMBER_WORDS = {
     "zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,

@@ -177,7 +177,9 @@ def known_word(text: str) -> bool:
 def yes(code: str, text: str) -> bool:
     """Whether an answer to a yes/no question is a yes, in the language or in English."""
     said = fold(text).strip().rstrip(".!")
-    return said in en.YES or said in {fold(w) for w in LANGUAGES[code].YES}
+    words = {fold(w) for w in LANGUAGES[code].YES} | en.YES
+    first = re.split(r"[\s,;:.!]+", said)[0]
+    return said in words or first in words
 
 
 Template = str | Callable[[dict[str, Any]], str]

@@ -15,6 +15,7 @@ from typing import Any
 from maproom.domain.chat.builtin import colours, targets
 from maproom.domain.chat.builtin.mind import Mind, resolves
 from maproom.domain.chat.builtin.outcome import Done, Fail, Outcome, phrase
+from maproom.domain.chat.builtin.resolvers import data
 from maproom.domain.chat.builtin.targets import Layer, names_of, with_layers
 from maproom.domain.chat.builtin.text import number
 
@@ -158,6 +159,21 @@ def _opacity(how: str, current: float) -> float:
     return round(max(0.05, min(1.0, value)), 2)
 
 
+TOO = {"small": "bigger", "tiny": "bigger", "thin": "thicker", "big": "smaller",
+       "large": "smaller", "huge": "smaller", "thick": "thinner", "bold": "thinner",
+       "faint": "more opaque", "transparent": "more opaque", "see-through": "more opaque",
+       "opaque": "more transparent", "strong": "more transparent"}  # fmt: skip
+
+
+@resolves("too")
+def too(mind: Mind, slots: dict[str, str], chosen: list[str] | None = None) -> Outcome | None:
+    """ "the city dots are too small": the other way."""
+    how = TOO.get((slots.get("too") or "").lower())
+    if how is None:
+        return None
+    return size(mind, {**slots, "how": how}, chosen)
+
+
 @resolves("opacity")
 def opacity(mind: Mind, slots: dict[str, str], chosen: list[str] | None = None) -> Outcome | None:
     """ "opacity 50%", "make the counties 30% transparent"."""
@@ -237,6 +253,11 @@ def classify(mind: Mind, slots: dict[str, str], chosen: list[str] | None = None)
             said = phrase("categorized", layer=layer["name"], field=field["name"])
         return Done([restyle(layer, {}, renderer)], [said])
 
+    if not slots.get("layer") and chosen is None:  # "shade by population": whose population?
+        holder = data.one_layer(mind, "", field_text)
+        if not isinstance(holder, dict):
+            return holder
+        chosen = [holder["layer_id"]]
     return with_layers(mind, slots.get("layer"), chosen, make, single=True)
 
 
