@@ -117,11 +117,11 @@ def named(mind: Mind, text: str) -> list[Layer] | Ask | None:
     exact = [by_id[i] for i, name in names.items() if singular(name) == singular(said)]
     if exact:
         return exact
-    for geometry, words in GEOMETRY_WORDS.items():
-        if said in words:
-            found = [layer for layer in mind.layers if layer["geometry_type"] == geometry]
-            if found:
-                return found if len(found) == 1 else which(found, text)
+    for geometry, kinds in GEOMETRY_WORDS.items():
+        if said in kinds:
+            same = [layer for layer in mind.layers if layer["geometry_type"] == geometry]
+            if same:
+                return same if len(same) == 1 else which(same, text)
     words = said.split()
     if len(words) > 1 and words[-1] in ALL_GEOMETRY_WORDS:  # "the city dots": the cities
         found = named(mind, " ".join(words[:-1]))
