@@ -213,7 +213,13 @@ async def test_retention_lets_old_data_go(app_factory: AppFactory) -> None:
         await api.post(f"/api/v1/sessions/{project}/files",
                        files={"file": ("kept.csv", makers.csv_latlon())})  # fmt: skip
         big = {"type": "FeatureCollection", "features": [POINT] * 2000}
-        await act(api, project, {"type": "add_geojson_layer", "layer_id": "x", "geojson": big})
+        made = await act(
+            api, project, {"type": "add_geojson_layer", "layer_id": "x", "geojson": big}
+        )
+        layer = made.json()["layers"][0]["layer_id"]
+        # The tile index is built after the answer; a tile waits for it, so it is counted.
+        tile = await api.get(f"/api/v1/sessions/{project}/layers/{layer}/tiles/0/0/0.pbf")
+        assert tile.status_code in (200, 204), tile.text
         with_layer = (await api.get("/api/v1/usage")).json()["storage"]["usedBytes"]
         await act(api, project, {"type": "remove_layer", "layer_id": "x"})
         assert (await api.get("/api/v1/usage")).json()["storage"]["usedBytes"] == with_layer

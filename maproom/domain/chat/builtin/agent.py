@@ -52,12 +52,19 @@ class BuiltinAgent:
         """Read the gazetteer (about a second), so the first turn does not wait for it."""
         self._gazetteer()
 
+    def protected(self, message: str, view: dict[str, Any]) -> frozenset[str]:
+        """Words that do not tell a message's language: the layers' names (and their
+        singulars), names of places of several words, and abbreviations ("LA")."""
+        named = {w for layer in view["layers"] for w in lang.fold(layer["name"]).split()}
+        named |= {w[:-1] for w in named if w.endswith("s")}
+        named |= self._gazetteer().names_in(message)
+        named |= {lang.fold(w) for w in re.findall(r"\b[A-Z]{2,}\b", message)}
+        return frozenset(named)
+
     async def run(self, turn: Turn) -> None:
         """Take a turn (see the module docstring)."""
         view = await turn.view()
-        protected = frozenset(
-            w for layer in view["layers"] for w in lang.fold(layer["name"]).split()
-        )
+        protected = self.protected(turn.message, view)
         state = turn.resume or {}
         code = state.get("lang") or lang.detect(turn.message, protected)
         talk = Talk(turn, view, self._gazetteer(), code, protected)

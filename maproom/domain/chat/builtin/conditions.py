@@ -116,6 +116,7 @@ def _plain(value: float) -> float | int:
 def _numeric(layer: Layer, field_text: str | None, unit: str | None) -> str | Fail | None:
     """The numeric field a comparison is about: named, named by its unit, or the only one."""
     fields = targets.numeric_fields(layer)
+    unit = re.sub(r"^(?:of|in) ", "", unit or "")
     for text in (field_text, unit):
         if text and text.strip() and text.strip() not in ("value", "values", "number"):
             found = targets.field_named(text, fields)

@@ -248,6 +248,25 @@ class Gazetteer:
         ]
         return _rank(known, True) if known else Found()
 
+    def names_in(self, text: str) -> set[str]:
+        """The folded words of the names of two to four words a message holds that are the
+        names of countries, regions or towns of `FUZZY_TOWNS` people ("rio de janeiro"), so
+        that telling its language does not count them; a message of one word, if it is the
+        name of a country or a town of `FAMOUS` people ("Rio")."""
+        words = fold(text).split()
+        found: set[str] = set()
+        if len(words) == 1 and self._famous(words[0]):
+            return set(words)
+        for size in (4, 3, 2):
+            for start in range(len(words) - size + 1):
+                name = " ".join(words[start : start + size])
+                if any(
+                    self.places[i].kind != "city" or self.places[i].population >= FUZZY_TOWNS
+                    for i in self._names.get(name, ())
+                ):
+                    found.update(words[start : start + size])
+        return found
+
     def _famous(self, name: str) -> bool:
         """Whether a name is a country's, or a region's or town's of a million people."""
         return any(

@@ -40,7 +40,8 @@ CATEGORY_WORDS = (
 )
 DIRECTIONS = r"north|south|east|west|left|right|up|down|northeast|northwest|southeast|southwest"
 SIZE_WORDS = (
-    r"bigger|larger|smaller|tinier|thicker|thinner|wider|narrower|fatter|slimmer|"
+    r"bigger|larger|smaller|tinier|thicker|thinner|wider|narrower|fatter|slimmer|biggest|"
+    r"smallest|largest|"
     r"more transparent|less transparent|more opaque|less opaque|semi-transparent|"
     r"semi transparent|see-through|see through|transparent|opaque|fainter|more visible|"
     r"much bigger|much smaller|a bit bigger|a bit smaller|a little bigger|a little smaller"
@@ -191,8 +192,8 @@ FIRST_RULES: list[tuple[str, str]] = [
         r"(?:(?:what|which|who) (?:are|is|were|was)|list|show|name|give me|tell me|find)?"
         r"(?: me)?(?: the)? ?(?:(?P<n>\S+) )?(?P<sup>" + SUP + r") (?P<layer>.+?)"
         r"(?: (?:by|in terms of|based on) (?P<field>[\w ]+))?|"
-        r"(?:what|which) (?P<layer2>.+?) (?:has|have|had|is|are|gets|get) the "
-        r"(?P<sup2>" + SUP + r")(?: (?P<field2>[\w ]+))?|"
+        r"(?:what|which) (?P<layer2>.+?) (?:has|have|had|is|are|gets|get) (?:the )?"
+        r"(?P<sup2>" + SUP + r"|more|fewer|less)(?: (?P<field2>[\w ]+))?|"
         r"(?:what|which) (?P<layer3>.+?) is (?:the )?(?P<sup3>" + SUP + r")|"
         r"(?P<sup4>top|bottom) (?P<n4>\S+) (?P<layer4>.+?)(?: (?:by|in terms of) "
         r"(?P<field4>[\w ]+))?",
@@ -281,8 +282,9 @@ FIRST_RULES: list[tuple[str, str]] = [
         r"| circles?| dots?| points?| width| lines?)? (?:proportional to|depend on|"
         r"depending on|based on|according to|vary with|scale with|grow with|by) "
         r"(?:the |their |its )?(?P<field2>[\w ]+?)|"
-        r"(?:size|width|radius|thickness|symbol size|point size|line width) "
-        r"(?:of (?:the )?(?P<layer3>.+?) )?(?:by|according to|based on|from) "
+        r"(?:make |let )?(?:the )?(?:size|width|radius|thickness|symbol size|point size|"
+        r"line width|sizes) (?:of (?:the )?(?P<layer3>.+?) )?(?:by|according to|based on|from|"
+        r"depend on|depends on|depending on|vary with|varies with|proportional to) "
         r"(?:the |their )?(?P<field3>[\w ]+?)",
     ),
     (

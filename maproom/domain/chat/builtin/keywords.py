@@ -61,10 +61,10 @@ OPACITY = _any(
 PERCENT = re.compile(r"(?P<value>\d+(?:\.\d+)?) ?(?:%|percent|per cent)")
 BIGGER = _any(
     r"bigger|larger|wider|thicker|fatter|grow|enlarge|increase|double|"
-    r"twice as (?:big|large|thick|wide)|bolder|heavier|huge|big|large|thick"
+    r"twice as (?:big|large|thick|wide)|bolder|heavier|huge|big|large|thick|biggest|largest"
 )
 SMALLER = _any(
-    r"smaller|thinner|narrower|slimmer|shrink|decrease|reduce|halve|half|tiny|small|thin|"
+    r"smaller|smallest|thinner|narrower|slimmer|shrink|decrease|reduce|halve|half|tiny|small|thin|"
     r"finer"
 )
 SIZE_VALUE = re.compile(

@@ -114,7 +114,8 @@ def named(mind: Mind, text: str) -> list[Layer] | Ask | None:
         return list(mind.layers)
     names = {layer["layer_id"]: mind.gloss(layer["name"]) for layer in mind.layers}
     by_id = {layer["layer_id"]: layer for layer in mind.layers}
-    exact = [by_id[i] for i, name in names.items() if singular(name) == singular(said)]
+    glossed = singular(mind.gloss(said))
+    exact = [by_id[i] for i, name in names.items() if singular(name) in (singular(said), glossed)]
     if exact:
         return exact
     for geometry, kinds in GEOMETRY_WORDS.items():

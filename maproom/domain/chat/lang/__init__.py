@@ -22,10 +22,10 @@ from collections.abc import Callable
 from types import ModuleType
 from typing import Any
 
-from maproom.domain.chat.lang import de, en, es, fr, pt
+from maproom.domain.chat.lang import common, de, en, es, fr, pt
 
 LANGUAGES: dict[str, ModuleType] = {"en": en, "es": es, "pt": pt, "fr": fr, "de": de}
-TOKEN = re.compile(r"[\w#]+(?:[-'][\w]+)*|[^\w\s]|\s+")
+TOKEN = re.compile(r"\"[^\"]*\"|[\w#]+(?:[-'][\w]+)*|[^\w\s]|\s+")
 LONGEST = 5  # words in the longest phrase of a lexicon
 
 
@@ -81,6 +81,12 @@ def english(text: str, code: str, protected: frozenset[str] = frozenset()) -> st
         text = _rewrite(text, pattern, template)
     phrases = _lexicon(code)[0]
     tokens = TOKEN.findall(text)
+    if getattr(module, "NAMES_CAPITALISED", True):  # a capital inside a sentence: a name
+        words = [i for i, token in enumerate(tokens) if token.strip()]
+        names = {
+            i for i in words[1:] if tokens[i][:1].isupper() and tokens[i - 2 : i] != [".", " "]
+        }
+        protected = protected | {fold(tokens[i]) for i in names}
     out: list[str] = []
     i = 0
     while i < len(tokens):
@@ -91,14 +97,17 @@ def english(text: str, code: str, protected: frozenset[str] = frozenset()) -> st
         else:
             meaning, i = found
             out.append(meaning)
-    return re.sub(r"\s+", " ", "".join(out)).strip()
+    text = re.sub(r"\s+", " ", "".join(out)).strip()
+    for pattern, template in getattr(module, "AFTER", ()):
+        text = _rewrite(text, pattern, template)
+    return text
 
 
 def _longest(
     tokens: list[str], start: int, phrases: dict[tuple[str, ...], str], protected: frozenset[str]
 ) -> tuple[str, int] | None:
     """The longest phrase of the lexicon at `tokens[start]`: its meaning and where it ends."""
-    if not tokens[start].strip() or fold(tokens[start]) in protected:
+    if not tokens[start].strip() or tokens[start][0] == '"' or fold(tokens[start]) in protected:
         return None
     words: list[str] = []
     ends: list[int] = []
@@ -149,17 +158,15 @@ def _typed(match: re.Match[str], text: str) -> Callable[[re.Match[str]], str]:
 def gloss(name: str) -> str:
     """A folded name with its words in English where a lexicon knows them ("stadte": cities),
     so that layers named in one language are found by words of another."""
-    words = name.split()
-    out = []
-    for word in words:
-        meaning = word
-        for code in ("es", "pt", "fr", "de"):
-            found = _lexicon(code)[0].get((word,))
-            if found and found.isalpha():
-                meaning = found
-                break
-        out.append(meaning)
-    return " ".join(out)
+    return " ".join(_GLOSSARY.get(word, word) for word in name.split())
+
+
+_GLOSSARY = {
+    fold(form): english
+    for english, forms in common.NOUNS.items()
+    for form in forms
+    if fold(form) != english
+}
 
 
 def known_word(text: str) -> bool:

@@ -1,18 +1,218 @@
-"""(filled in below)"""
+"""German: the words of map requests, read in English (see the package docstring). Nouns are
+capitalised in German, so a capital says nothing of a name here (`NAMES_CAPITALISED`); verbs
+that split ("blende die Städte aus") and verbs at the end ("die Städte ausblenden") are put
+back together first."""
 
 from __future__ import annotations
 
 import re
-from typing import Any
 
-from maproom.domain.chat.lang.en import shown as _shown
+from maproom.domain.chat.lang import common
+from maproom.domain.chat.lang.de_replies import REPLIES, YES, shown
 
-PHRASES: dict[str, str] = {}
-REWRITES: list[tuple[re.Pattern[str], str]] = []
-REPLIES: dict[str, Any] = {}
-YES: frozenset[str] = frozenset()
+__all__ = ["MARKERS", "NAMES_CAPITALISED", "PHRASES", "REPLIES", "REWRITES", "YES", "shown"]
+
+NAMES_CAPITALISED = False
+MARKERS = ("der", "die", "das", "den", "dem", "des", "und", "auf", "nach", "mit", "bitte",
+           "ich", "ein", "eine", "einen", "zu", "zum", "zur", "im", "ist", "sind", "mir", "mal",
+           "wie", "viele", "welche", "welcher", "danke", "ebene", "karte", "zeig", "zeige",
+           "alle", "nicht", "noch", "auch")  # fmt: skip
 
 
-def shown(value: Any) -> Any:
-    """A value as a reply shows it."""
-    return _shown(value)
+# Where a clause ends: the particle of a split verb comes just before.
+END = r"(?=\s*(?:[,.!?;]|$|bitte\b|und\b|dann\b))"
+REWRITES = [
+    (re.compile(r"\b(?:benenne|nenne) (?P<what>.+?) (?:in|zu|um in) (?P<name>[^\s\"]\S*)"
+                r"(?: um)?$"), r'rename \g<what> to "\g<name>"'),
+    (re.compile(r"\b(?:benenne|nenne) (?P<what>.+?) um in (?P<name>.+)$"),
+     r'rename \g<what> to "\g<name>"'),
+    (re.compile(r"\b(?:mach|mache|machen sie)(?: das| es| dies| die letzte anderung| den "
+                r"letzten schritt)? ruckgangig\b"), "undo"),
+    (re.compile(r"\b(?P<verb>blend|blende|blenden sie|schalt|schalte) (?P<x>.+?) (?:wieder )?"
+                r"(?P<particle>aus|ab|ein|an)" + END), r"\g<verb>\g<particle> \g<x>"),
+    (re.compile(r"\b(?:zeig|zeige|zeigen sie) (?P<x>.+?) (?:wieder )?an" + END), r"show \g<x>"),
+    (re.compile(r"\b(?:heb|hebe|heben sie) (?P<x>.+?) (?:hervor|vor)" + END),
+     r"highlight \g<x>"),
+    (re.compile(r"\b(?:farbe|farb|farben sie) (?P<x>.+?) (?P<how>nach .+|.+?) ein" + END),
+     r"colour \g<x> \g<how>"),
+    (re.compile(r"\b(?:zoom|zoome|zoomen sie)(?: (?:etwas|ein bisschen|ein wenig|weiter|noch "
+                r"etwas|mal))* (?:heran|hinein|rein|naher ran|ran)\b"), "zoom in"),
+    (re.compile(r"\b(?:zoom|zoome|zoomen sie)(?: (?:etwas|ein bisschen|ein wenig|weiter|noch "
+                r"etwas|mal))* (?:heraus|raus|hinaus)\b"), "zoom out"),
+    (re.compile(r"^(?P<x>.+?) (?:ausblenden|verstecken|ausschalten)$"), r"hide \g<x>"),
+    (re.compile(r"^(?P<x>.+?) (?:einblenden|anzeigen|zeigen|einschalten)$"), r"show \g<x>"),
+    (re.compile(r"^(?P<x>.+?) (?:entfernen|loschen)$"), r"remove \g<x>"),
+    (re.compile(r"^(?P<x>.+?) (?:verschieben|bewegen)$"), r"move \g<x>"),
+    (re.compile(r"^(?P<x>.+?) (?:drehen)$"), r"rotate \g<x>"),
+    (re.compile(r"^(?P<x>.+?) (?:neigen|kippen)$"), r"tilt \g<x>"),
+]  # fmt: skip
+PHRASES: dict[str, str] = {
+    **common.nouns("de"),
+    **common.numbers({
+        "null": 0, "eins": 1, "zwei": 2, "drei": 3, "vier": 4, "funf": 5, "sechs": 6,
+        "sieben": 7, "acht": 8, "neun": 9, "zehn": 10, "elf": 11, "zwolf": 12, "dreizehn": 13,
+        "vierzehn": 14, "funfzehn": 15, "sechzehn": 16, "zwanzig": 20, "dreissig": 30,
+        "dreißig": 30, "vierzig": 40, "funfzig": 50, "hundert": 100,
+    }),
+    "millionen": "million", "million": "million", "mio": "million", "tausend": "thousand",
+    "doppelt": "twice", "zweimal": "twice", "halb": "half", "die halfte": "half",
+    # separated verbs put back together (`REWRITES`)
+    "blendaus": "hide", "blendeaus": "hide", "blenden sieaus": "hide", "blendab": "hide",
+    "blendeab": "hide", "blendein": "show", "blendeein": "show", "blenden sieein": "show",
+    "schaltaus": "turn off", "schalteaus": "turn off", "schaltab": "turn off",
+    "schalteab": "turn off", "schaltein": "turn on", "schalteein": "turn on",
+    "schaltan": "turn on", "schaltean": "turn on",
+    # politeness and filler
+    "bitte": "please", "bitte schon": "please", "danke": "thanks", "danke schon": "thanks",
+    "vielen dank": "thanks", "super": "great", "toll": "great", "prima": "great",
+    "perfekt": "perfect", "hallo": "hello", "guten tag": "hello", "kannst du": "can you",
+    "konntest du": "could you", "konnen sie": "can you", "konnten sie": "could you",
+    "wurdest du": "could you", "ich mochte": "i want to", "ich will": "i want to",
+    "ich hatte gern": "i want to", "mal": "", "doch": "", "jetzt": "now", "nun": "now",
+    "auch": "also", "dann": "then", "danach": "then", "und dann": "then", "und": "and",
+    "aber": "but", "oder": "or", "ein bisschen": "a bit", "ein wenig": "a bit",
+    "etwas": "a bit", "viel": "a lot", "wieder": "again", "nochmal": "again",
+    "noch einmal": "again", "nur": "only", "alles": "everything", "alle": "all",
+    "hilfe": "help", "was kannst du": "what can you do", "dasselbe": "the same",
+    "das gleiche": "the same", "genauso": "the same", "ebenfalls": "too",
+    # determiners and prepositions
+    "der": "the", "die": "the", "das": "the", "den": "the", "dem": "the", "des": "of the",
+    "ein": "a", "eine": "a", "einen": "a", "einem": "a", "einer": "a", "zu": "to",
+    "zum": "to the", "zur": "to the", "nach": "to", "auf": "to", "in": "in", "im": "in the",
+    "ins": "to the", "mit": "with", "ohne": "without", "von": "of", "vom": "of the",
+    "fur": "for", "um": "by", "bis": "to", "uber": "over", "zwischen": "between",
+    "nach der": "by the", "je nach": "by", "gemass": "by", "als": "as", "sie": "them",
+    "es": "it", "ihn": "it", "ihre": "their", "ihren": "their", "seine": "its",
+    "dieses": "this", "diese": "these", "diesen": "this", "dieser": "this", "dort": "there",
+    "da": "there", "dorthin": "there", "hier": "here", "mir": "me", "uns": "us",
+    # going places
+    "flieg nach": "fly to", "fliege nach": "fly to", "flieg zu": "fly to", "fliege zu":
+    "fly to", "flieg": "fly", "fliege": "fly", "geh nach": "go to", "gehe nach": "go to",
+    "geh zu": "go to", "gehe zu": "go to", "springe zu": "go to", "spring zu": "go to",
+    "bring mich nach": "take me to", "bring mich zu": "take me to", "bring mich": "take me to",
+    "bringe mich nach": "take me to", "fuhre mich nach": "take me to", "zeig mir": "show me",
+    "zeige mir": "show me", "zeigen sie mir": "show me", "zeig": "show", "zeige": "show",
+    "anzeigen": "show", "zentriere die karte auf": "center the map on",
+    "zentriere auf": "center on", "zentriere": "center", "suche": "find", "finde": "find",
+    "wo ist": "where is", "wo liegt": "where is", "ich will sehen": "show me",
+    "zuruck nach": "back to", "zuruck zu": "back to",
+    # zoom and camera
+    "zoom auf": "zoom to", "zoome auf": "zoom to", "zoom nach": "zoom to", "zoom in":
+    "zoom in", "hineinzoomen": "zoom in", "heranzoomen": "zoom in", "reinzoomen": "zoom in",
+    "vergrossere die karte": "zoom in", "herauszoomen": "zoom out", "rauszoomen":
+    "zoom out", "auf stufe": "to level", "auf zoomstufe": "to level", "zoomstufe":
+    "zoom level", "stufe": "level", "level": "level", "naher": "closer", "weiter weg":
+    "further", "dreh": "rotate", "drehe": "rotate", "drehen": "rotate", "rotiere": "rotate",
+    "grad": "degrees", "neige": "tilt", "neig": "tilt", "kippe": "tilt", "neigung": "pitch",
+    "in 3d": "3d", "3d-ansicht": "3d view", "3d ansicht": "3d view", "perspektivisch":
+    "perspective", "flach": "flat", "verschiebe die karte": "move the map",
+    "verschiebe": "move", "verschieb": "move", "bewege": "move", "beweg": "move",
+    "norden": "north", "nach norden": "north", "suden": "south", "nach suden": "south",
+    "osten": "east", "nach osten": "east", "westen": "west", "nach westen": "west",
+    "links": "left", "nach links": "left", "rechts": "right", "nach rechts": "right",
+    "oben": "up", "nach oben": "up", "unten": "down", "nach unten": "down",
+    "setze die ansicht zuruck": "reset the view", "ansicht zurucksetzen": "reset the view",
+    "zurucksetzen": "reset", "setze zuruck": "reset", "startansicht": "initial view",
+    "die ganze welt": "the whole world", "ganze welt": "the whole world", "welt": "world",
+    "ansicht": "view", "karte": "map",
+    # layers
+    "ebene": "layer", "ebenen": "layers", "layer": "layer", "schicht": "layer",
+    "schichten": "layers", "die ebene": "the layer", "welche ebenen": "what layers",
+    "liste die ebenen": "list the layers", "blende": "hide", "verstecke": "hide",
+    "versteck": "hide", "ausblenden": "hide", "entferne": "remove", "entfern": "remove",
+    "losche": "delete", "losch": "delete", "loschen": "delete", "benenne": "rename",
+    "nach vorne": "to the front", "ganz nach oben": "to the top", "ganz nach unten":
+    "to the bottom", "nach hinten": "to the bottom", "uber die": "above the",
+    "unter die": "below the", "alle ebenen": "all layers",
+    # styles
+    "farbe": "colour", "farb": "colour", "farben": "colour", "einfarben": "colour",
+    "male": "paint", "mal an": "paint", "mach": "make", "mache": "make", "machen sie":
+    "make", "setze": "set", "setz": "set", "stelle": "set", "andere": "change",
+    "ander": "change", "farbe von": "colour of", "stil": "style", "grosser": "bigger",
+    "großer": "bigger", "kleiner": "smaller", "dicker": "thicker", "dunner": "thinner",
+    "breiter": "wider", "schmaler": "thinner", "transparenter": "more transparent",
+    "durchsichtiger": "more transparent", "weniger transparent": "more opaque",
+    "deckender": "more opaque", "transparent": "transparent", "halbtransparent":
+    "semi-transparent", "durchsichtig": "transparent", "undurchsichtig": "opaque",
+    "deckkraft": "opacity", "transparenz": "transparency", "grosse": "size",
+    "größe": "size", "punktgrosse": "point size", "punktgröße": "point size",
+    "symbolgrosse": "symbol size", "linienbreite": "line width", "radius": "radius",
+    "breite": "width", "klassen": "classes", "kategorien": "categories",
+    "gleiche intervalle": "equal intervals", "quantile": "quantile", "basierend auf":
+    "based on", "abhangig von": "depending on", "proportional zu": "proportional to",
+    "heatmap": "heatmap", "warmekarte": "heatmap", "gewichtet nach": "weighted by",
+    "gewichtet mit": "weighted by", "beschrifte": "label", "beschrifte sie": "label them",
+    "beschriftungen": "labels", "beschriftung": "labels", "beschriften": "label",
+    "labels": "labels", "mit ihren namen": "with their names", "mit namen":
+    "with the names", "namen": "names", "name": "name",
+    # basemap
+    "hintergrundkarte": "basemap", "basiskarte": "basemap", "grundkarte": "basemap",
+    "basemap": "basemap", "hintergrund": "background", "dunkler modus": "dark mode",
+    "dunkelmodus": "dark mode", "dunkel": "dark", "dunkle": "dark", "dunklen": "dark",
+    "hell": "light", "helle": "light", "satellit": "satellite", "satellitenbild":
+    "satellite imagery", "satellitenbilder": "satellite imagery", "satellitenansicht":
+    "satellite view", "strassenkarte": "street map", "straßenkarte": "street map",
+    "strassen": "roads", "straßen": "roads", "wasser": "water", "meer": "sea",
+    "ozean": "ocean", "gewasser": "water", "flusse": "rivers", "seen": "lakes",
+    "parks": "parks", "gebaude": "buildings", "grenzen": "borders",
+    # highlight
+    "hebe hervor": "highlight", "hervorheben": "highlight", "markiere": "highlight",
+    "betone": "highlight", "maske": "mask", "hervorhebung": "highlight",
+    "entferne die maske": "remove the mask", "entferne die hervorhebung":
+    "remove the highlight",
+    # data
+    "wie viele": "how many", "wieviele": "how many", "gibt es": "are there",
+    "hat": "has", "haben": "have", "mit mehr als": "with more than", "mehr als": "more than",
+    "mit weniger als": "with fewer than", "weniger als": "fewer than",
+    "mindestens": "at least", "hochstens": "at most", "grosser als": "greater than",
+    "großer als": "greater than", "kleiner als": "less than", "uber als": "more than",
+    "einwohner": "inhabitants", "einwohnern": "inhabitants", "menschen": "people",
+    "leute": "people", "bevolkerung": "population", "einwohnerzahl": "population",
+    "wert": "value", "werte": "values", "werten": "values", "besucher": "visitors",
+    "besuchern": "visitors", "lange": "length", "was ist": "what is",
+    "welches ist": "which is", "welche ist": "which is", "welcher ist": "which is",
+    "welche sind": "what are", "welche": "which", "welcher": "which", "welches": "which",
+    "was": "what", "sag mir": "tell me", "felder": "fields", "attribute": "attributes",
+    "spalten": "columns", "grosste": "biggest", "grossten": "biggest", "größte": "biggest",
+    "größten": "biggest", "grosstes": "biggest", "kleinste": "smallest",
+    "kleinsten": "smallest", "bevolkerungsreichste": "most populous",
+    "bevolkerungsreichsten": "most populous", "meistbesuchte": "most visited",
+    "meistbesuchten": "most visited", "meisten besucher": "most visitors",
+    "langste": "longest", "langsten": "longest", "kurzeste": "shortest",
+    "kurzesten": "shortest", "hochste": "highest", "hochsten": "highest",
+    "niedrigste": "lowest", "niedrigsten": "lowest", "meisten": "most", "wenigsten":
+    "fewest", "maximum": "maximum", "maximale": "maximum", "minimum": "minimum",
+    "minimale": "minimum", "durchschnitt": "average", "durchschnittliche": "average",
+    "mittelwert": "average", "summe": "sum", "gesamt": "total", "gesamte": "total",
+    "insgesamt": "total", "arten": "kinds", "typen": "kinds", "sorten": "kinds",
+    "filtere": "filter", "filter": "filter", "zeig nur": "only show", "zeige nur":
+    "only show", "nur noch": "only", "entferne den filter": "remove the filter",
+    "puffer": "buffer", "pufferzone": "buffer", "um die": "around the", "rund um":
+    "around", "zahle": "count", "zahl": "count", "jede": "each", "jeden": "each",
+    "jedem": "each", "pro": "per", "je": "per", "lose auf": "dissolve", "auflosen":
+    "dissolve", "verschmelze": "merge", "fasse zusammen": "merge", "schneide": "clip",
+    "zuschneiden": "clip", "neue ebene": "new layer", "eine neue ebene": "a new layer",
+    "speichere": "save", "erstelle": "create", "genannt": "called", "namens": "called",
+    "kilometer": "km", "km": "km", "meter": "m", "meilen": "mi",
+    # history
+    "ruckgangig": "undo", "ruckgangig machen": "undo", "mach ruckgangig": "undo",
+    "widerrufe": "undo", "zuruck": "go back", "geh zuruck": "go back",
+    "wiederherstellen": "redo", "stelle wieder her": "redo", "wiederhole": "redo",
+    "letzten": "last", "letzte": "last", "anderungen": "changes", "schritte": "steps",
+    # colours
+    **common.colours({
+        "rot": "red", "rote": "red", "roten": "red", "roter": "red", "rotes": "red",
+        "blau": "blue", "blaue": "blue", "blauen": "blue", "blauer": "blue", "grun": "green",
+        "grune": "green", "grunen": "green", "gelb": "yellow", "gelbe": "yellow",
+        "gelben": "yellow", "orange": "orange", "orangen": "orange", "lila": "purple",
+        "violett": "purple", "rosa": "pink", "pink": "pink", "schwarz": "black",
+        "schwarze": "black", "schwarzen": "black", "weiss": "white", "weiß": "white",
+        "weisse": "white", "weiße": "white", "grau": "grey", "graue": "grey",
+        "grauen": "grey", "braun": "brown", "braune": "brown", "braunen": "brown",
+        "golden": "gold", "turkis": "turquoise",
+    }, shades={}),
+    "dunkelblau": "dark blue", "hellblau": "light blue", "dunkelrot": "dark red",
+    "hellrot": "light red", "dunkelgrun": "dark green", "hellgrun": "light green",
+    "dunkelgrau": "dark grey", "hellgrau": "light grey", "dunkler": "darker",
+    "heller": "lighter", "dunkleres blau": "darker blue",
+}  # fmt: skip

@@ -1,18 +1,214 @@
-"""(filled in below)"""
+"""French: the words of map requests, read in English (see the package docstring)."""
 
 from __future__ import annotations
 
 import re
-from typing import Any
 
-from maproom.domain.chat.lang.en import shown as _shown
+from maproom.domain.chat.lang import common
+from maproom.domain.chat.lang.fr_replies import REPLIES, YES, shown
 
-PHRASES: dict[str, str] = {}
-REWRITES: list[tuple[re.Pattern[str], str]] = []
-REPLIES: dict[str, Any] = {}
-YES: frozenset[str] = frozenset()
+__all__ = ["AFTER", "MARKERS", "PHRASES", "REPLIES", "REWRITES", "YES", "shown"]
 
-
-def shown(value: Any) -> Any:
-    """A value as a reply shows it."""
-    return _shown(value)
+MARKERS = ("le", "les", "du", "des", "et", "sur", "dans", "pour", "moi", "une", "au", "aux",
+           "est", "sont", "il", "y", "vers", "svp", "stp", "merci", "couche", "couches",
+           "combien", "quelle", "quelles", "quel", "quels", "plus")  # fmt: skip
+REWRITES = [
+    # Elisions: "l'Allemagne", "d'habitants", "qu'il" are two words.
+    (re.compile(r"\b(l|d|qu|j|n|s|c|m|t|jusqu|lorsqu|puisqu)['\u2019](?=\w)"), r"\1' "),
+    (re.compile(r"\b(?:renomme|renommer|renommez|change le nom de|changer le nom de)\b"
+                r"(?P<what>.*?) (?:en|a|comme|par) (?P<name>[^\s\"].*)$"),
+     r'rename\g<what> to "\g<name>"'),
+    (re.compile(r"-(moi|nous)\b"), r" \1"),  # "montre-moi"
+    (re.compile(r"-(la|le|lui)\b"), " it"),  # "cache-la": hide it
+    (re.compile(r"-(les|leur)\b"), " them"),
+]  # fmt: skip
+AFTER = common.NOUN_FIRST
+PHRASES: dict[str, str] = {
+    **common.nouns("fr"),
+    **common.numbers({
+        "zero": 0, "un": 1, "une": 1, "deux": 2, "trois": 3, "quatre": 4, "cinq": 5, "six": 6,
+        "sept": 7, "huit": 8, "neuf": 9, "dix": 10, "onze": 11, "douze": 12, "treize": 13,
+        "quatorze": 14, "quinze": 15, "seize": 16, "dix-sept": 17, "dix-huit": 18,
+        "dix-neuf": 19, "vingt": 20, "trente": 30, "quarante": 40, "cinquante": 50,
+        "soixante": 60, "cent": 100,
+    }),
+    "millions d'": "million", "millions de": "million", "millions": "million",
+    "million d'": "million", "million de": "million", "million": "million", "mille": "thousand",
+    "deux fois": "twice", "le double": "twice", "la moitie": "half",
+    # politeness and filler
+    "s'il te plait": "please", "s'il vous plait": "please", "svp": "please", "stp": "please",
+    "merci": "thanks", "merci beaucoup": "thanks", "super": "great", "genial": "great",
+    "parfait": "perfect", "bonjour": "hello", "salut": "hello", "peux tu": "can you",
+    "peux-tu": "can you", "pourrais tu": "could you", "pourrais-tu": "could you",
+    "pouvez vous": "can you", "pouvez-vous": "can you", "pourriez vous": "could you",
+    "pourriez-vous": "could you", "je veux": "i want to", "je voudrais": "i want to",
+    "j' aimerais": "i want to", "maintenant": "now", "aussi": "also", "puis": "then",
+    "ensuite": "then", "et puis": "then", "et ensuite": "then", "et": "and", "mais": "but",
+    "ou": "or", "un peu": "a bit", "legerement": "slightly", "beaucoup": "a lot",
+    "encore": "again", "de nouveau": "again", "a nouveau": "again", "seulement": "only",
+    "uniquement": "only", "que": "that", "juste": "just", "tout": "all", "toutes": "all",
+    "tous": "all", "aide": "help", "que peux-tu faire": "what can you do", "euh": "",
+    "bon": "", "alors": "", "pareil": "the same", "la meme chose": "the same",
+    "meme chose": "the same",
+    # determiners and prepositions
+    "le": "the", "la": "the", "les": "the", "l'": "the", "un": "a", "une": "a",
+    "du": "of the", "des": "of the", "de la": "of the", "de l'": "of the", "de": "of",
+    "d'": "of", "au": "to the", "aux": "to the", "a la": "to the", "a l'": "to the",
+    "a": "to", "en": "in", "dans": "in", "sur": "on", "avec": "with", "sans": "without",
+    "pour": "for", "par": "by", "vers": "towards", "jusqu' a": "to", "entre": "between",
+    "selon": "by", "suivant": "by", "en fonction de": "based on", "comme": "as",
+    "ce": "this", "cet": "this", "cette": "this", "ces": "these", "ca": "that",
+    "cela": "that", "moi": "me", "nous": "us", "les memes": "the same", "leur": "their",
+    "leurs": "their", "son": "its", "sa": "its", "ses": "their", "mon": "my", "ma": "my",
+    "mes": "my", "y": "there", "la-bas": "there", "ici": "here",
+    # going places
+    "vole vers": "fly to", "vole a": "fly to", "vole jusqu' a": "fly to", "vole": "fly",
+    "va a": "go to", "va au": "go to", "va aux": "go to", "va en": "go to", "va vers": "go to",
+    "va dans": "go to", "vas a": "go to", "allez a": "go to", "aller a": "go to",
+    "aller en": "go to", "allons a": "go to", "emmene moi a": "take me to", "emmene moi en":
+    "take me to", "emmene moi au": "take me to", "emmene moi": "take me to",
+    "amene moi a": "take me to", "amene moi en": "take me to", "amene moi": "take me to",
+    "emmenez moi a": "take me to", "centre la carte sur": "center the map on",
+    "centre sur": "center on", "centre": "center", "montre moi": "show me",
+    "montrez moi": "show me", "montre": "show", "montrer": "show", "montrez": "show",
+    "affiche": "show", "afficher": "show", "affichez": "show", "trouve": "find",
+    "cherche": "find", "localise": "find", "ou est": "where is", "ou se trouve": "where is",
+    "je veux voir": "show me", "retourne a": "go back to", "reviens a": "go back to",
+    "retour a": "back to", "retourne en": "go back to", "retourne au": "go back to",
+    # zoom and camera
+    "zoome sur": "zoom to", "zoom sur": "zoom to", "zoomer sur": "zoom to",
+    "fais un zoom sur": "zoom to", "zoome": "zoom in", "zoomer": "zoom in",
+    "rapproche": "zoom in", "rapproche toi": "zoom in", "agrandis": "zoom in",
+    "dezoome": "zoom out", "dezoomer": "zoom out", "eloigne": "zoom out",
+    "eloigne toi": "zoom out", "recule": "zoom out", "au niveau": "to level",
+    "niveau de zoom": "zoom level", "niveau": "level", "plus pres": "closer",
+    "plus loin": "further", "tourne": "rotate", "tourner": "rotate", "pivote": "rotate",
+    "fais pivoter": "rotate", "fais tourner": "rotate", "degres": "degrees",
+    "degre": "degrees", "incline": "tilt", "incliner": "tilt", "inclinaison": "pitch",
+    "en 3d": "3d", "vue 3d": "3d view", "en perspective": "perspective", "plat": "flat",
+    "plate": "flat", "deplace la carte": "move the map", "deplace": "move", "bouge": "move",
+    "decale": "move", "nord": "north", "sud": "south", "l' est": "the east",
+    "vers l' est": "east", "a l' est": "east", "ouest": "west", "gauche": "left",
+    "droite": "right", "haut": "up", "bas": "down", "vers le haut": "up",
+    "vers le bas": "down", "reinitialise la vue": "reset the view",
+    "reinitialiser la vue": "reset the view", "reinitialise": "reset",
+    "vue initiale": "initial view", "vue de depart": "initial view",
+    "le monde entier": "the whole world", "monde entier": "the whole world",
+    "monde": "world", "vue": "view", "carte": "map",
+    # layers
+    "couche": "layer", "couches": "layers", "la couche": "the layer", "les couches":
+    "the layers", "quelles couches": "what layers", "liste les couches": "list the layers",
+    "cache": "hide", "cacher": "hide", "cachez": "hide", "masque": "hide",
+    "masquer": "hide", "masquez": "hide", "desactive": "turn off", "eteins": "turn off",
+    "reaffiche": "show again", "fais reapparaitre": "show again", "active": "turn on",
+    "allume": "turn on", "supprime": "delete", "supprimer": "delete", "supprimez":
+    "delete", "efface": "delete", "effacer": "delete", "enleve": "remove",
+    "enlever": "remove", "retire": "remove", "retirer": "remove", "renomme": "rename",
+    "monte": "move up", "descends": "move down", "au premier plan": "to the front",
+    "en haut": "to the top", "en bas": "to the bottom", "au-dessus de": "above",
+    "au-dessous de": "below", "en dessous de": "below", "toutes les couches": "all layers",
+    # styles
+    "colore": "colour", "colorer": "colour", "colorie": "colour", "peins": "paint",
+    "peindre": "paint", "mets": "make", "mettre": "make", "mettez": "make",
+    "rends": "make", "rendre": "make", "fais": "make", "faire": "make", "change": "change",
+    "changer": "change", "modifie": "change", "couleur": "colour", "couleurs": "colours",
+    "style": "style", "plus grand": "biggest", "plus grands": "biggest",
+    "plus grande": "biggest", "plus grandes": "biggest", "le plus grand": "biggest",
+    "la plus grande": "biggest", "les plus grands": "biggest", "les plus grandes": "biggest",
+    "plus petit": "smallest", "plus petits": "smallest", "plus petite": "smallest",
+    "plus petites": "smallest", "le plus petit": "smallest", "la plus petite": "smallest",
+    "les plus petits": "smallest", "les plus petites": "smallest", "plus gros": "bigger",
+    "plus grosse": "bigger", "plus grosses": "bigger", "plus epais": "thicker",
+    "plus epaisse": "thicker", "plus epaisses": "thicker", "plus fin": "thinner",
+    "plus fine": "thinner", "plus fines": "thinner", "plus fins": "thinner",
+    "plus transparent": "more transparent", "plus transparente": "more transparent",
+    "plus transparents": "more transparent", "plus transparentes": "more transparent",
+    "moins transparent": "more opaque", "plus opaque": "more opaque",
+    "transparent": "transparent", "transparente": "transparent", "transparents":
+    "transparent", "transparentes": "transparent", "semi-transparent": "semi-transparent",
+    "opaque": "opaque", "opacite": "opacity", "transparence": "transparency",
+    "taille": "size", "rayon": "radius", "epaisseur": "width", "largeur": "width",
+    "classes": "classes", "categories": "categories", "intervalles egaux":
+    "equal intervals", "quantiles": "quantile", "proportionnelle a": "proportional to",
+    "proportionnel a": "proportional to", "proportionnellement a": "proportional to",
+    "dependre de": "depend on", "depende de": "depend on", "carte de chaleur": "heatmap",
+    "carte thermique": "heatmap", "ponderee par": "weighted by", "pondere par":
+    "weighted by", "etiquette": "label", "etiquettes": "labels", "etiqueter": "label",
+    "etiquete": "label", "etiquettes de": "labels of", "avec leurs noms":
+    "with their names", "avec leur nom": "with their name", "noms": "names", "nom": "name",
+    # basemap
+    "fond de carte": "basemap", "carte de fond": "basemap", "carte de base": "basemap",
+    "fond": "background", "mode sombre": "dark mode", "mode clair": "light mode",
+    "sombre": "dark", "claire": "light", "clair": "light", "satellite": "satellite",
+    "image satellite": "satellite imagery", "vue satellite": "satellite view",
+    "plan des rues": "street map", "rues": "streets", "routes": "roads", "eau": "water",
+    "mer": "sea", "ocean": "ocean", "rivieres": "rivers", "fleuves": "rivers",
+    "lacs": "lakes", "parcs": "parks", "batiments": "buildings", "frontieres": "borders",
+    "limites": "boundaries",
+    # highlight
+    "mets en valeur": "highlight", "mettre en valeur": "highlight",
+    "mets en evidence": "highlight", "surligne": "highlight", "souligne": "highlight",
+    "fais ressortir": "highlight", "mets en avant": "highlight",
+    "enleve le masque": "remove the mask", "retire le masque": "remove the mask",
+    "enleve la mise en valeur": "remove the highlight", "masque pays": "mask",
+    # data
+    "combien de": "how many", "combien": "how many", "combien y a-t-il de": "how many",
+    "y a-t-il": "are there", "il y a": "there are", "ont": "have", "a-t-elle": "has",
+    "qui ont": "with", "qui a": "with", "ayant": "with", "avec plus de": "with more than",
+    "plus de": "more than", "avec moins de": "with fewer than", "moins de": "fewer than",
+    "au moins": "at least", "au plus": "at most", "au maximum": "at most",
+    "superieur a": "more than", "inferieur a": "less than", "plus que": "more than",
+    "moins que": "less than", "habitants": "inhabitants", "personnes": "people",
+    "gens": "people", "population": "population", "valeur": "value", "valeurs": "values",
+    "visiteurs": "visitors", "longueur": "length", "quelle est": "what is",
+    "quel est": "what is", "quels sont": "what are", "quelles sont": "what are",
+    "quel": "which", "quelle": "which", "quels": "which", "quelles": "which",
+    "dis moi": "tell me", "dites moi": "tell me", "champs": "fields",
+    "attributs": "attributes", "colonnes": "columns", "la plus peuplee": "most populous",
+    "le plus peuple": "most populous", "les plus peuplees": "most populous",
+    "les plus peuples": "most populous", "plus peuplee": "most populous",
+    "la plus visitee": "most visited", "le plus visite": "most visited",
+    "les plus visites": "most visited", "les plus visitees": "most visited",
+    "plus visite": "most visited", "le plus long": "longest", "la plus longue": "longest",
+    "les plus longs": "longest", "les plus longues": "longest", "le plus court": "shortest",
+    "la plus courte": "shortest", "le plus haut": "highest", "la plus haute": "highest",
+    "la plus elevee": "highest", "le plus eleve": "highest", "la plus basse": "lowest",
+    "le plus bas": "lowest", "la plus faible": "lowest", "maximum": "maximum",
+    "maximale": "maximum", "minimum": "minimum", "minimale": "minimum", "moyenne": "average",
+    "moyen": "average", "total": "total", "totale": "total", "somme": "sum",
+    "types": "kinds", "types de": "kinds of", "sortes de": "kinds of",
+    "quels types de": "what kinds of", "filtre": "filter", "filtrer": "filter",
+    "n' affiche que": "only show", "affiche seulement": "show only",
+    "affiche uniquement": "show only", "montre seulement": "show only",
+    "ne montre que": "only show", "ne garde que": "only show",
+    "enleve le filtre": "remove the filter", "supprime le filtre": "remove the filter",
+    "zone tampon": "buffer", "tampon": "buffer", "buffer": "buffer", "autour de": "around",
+    "autour des": "around the", "compte": "count", "compter": "count", "chaque": "each",
+    "fusionne": "merge", "fusionner": "merge", "dissous": "dissolve",
+    "regroupe": "merge", "decoupe": "clip", "decouper": "clip", "coupe": "clip",
+    "nouvelle couche": "new layer", "une nouvelle couche": "a new layer",
+    "enregistre": "save", "sauvegarde": "save", "cree": "create", "creer": "create",
+    "appelee": "called", "appele": "called", "nommee": "called", "kilometres": "km",
+    "km": "km", "metres": "m", "miles": "mi",
+    # history
+    "annule": "undo", "annuler": "undo", "annulez": "undo", "annule ca": "undo",
+    "defais": "undo", "reviens en arriere": "go back", "retour en arriere": "go back",
+    "refais": "redo", "refaire": "redo", "retablis": "redo", "derniers": "last",
+    "dernieres": "last", "dernier": "last", "derniere": "last", "changements": "changes",
+    "modifications": "changes", "fois": "times",
+    # colours
+    **common.colours({
+        "rouge": "red", "rouges": "red", "bleu": "blue", "bleue": "blue", "bleus": "blue",
+        "bleues": "blue", "vert": "green", "verte": "green", "verts": "green",
+        "vertes": "green", "jaune": "yellow", "jaunes": "yellow", "orange": "orange",
+        "violet": "purple", "violette": "purple", "violets": "purple", "rose": "pink",
+        "roses": "pink", "noir": "black", "noire": "black", "noirs": "black",
+        "noires": "black", "blanc": "white", "blanche": "white", "blancs": "white",
+        "blanches": "white", "gris": "grey", "grise": "grey", "marron": "brown",
+        "brun": "brown", "dore": "gold", "doree": "gold", "turquoise": "turquoise",
+        "bordeaux": "maroon",
+    }, shades={"fonce": "dark", "foncee": "dark", "fonces": "dark", "foncees": "dark",
+               "clair": "light", "claire": "light", "clairs": "light", "claires": "light",
+               "plus fonce": "darker", "plus foncee": "darker", "plus clair": "lighter",
+               "plus claire": "lighter"}),
+}  # fmt: skip

@@ -57,6 +57,8 @@ def home(mind: Mind, slots: dict[str, str]) -> Outcome:
 @resolves("zoom_level")
 def zoom_level(mind: Mind, slots: dict[str, str]) -> Outcome | None:
     """ "zoom to level 12", "zoom level twelve there"."""
+    if not slots.get("level") and slots.get("there"):  # "zoom in there"
+        return zoom(mind, {**slots, "dir": "in"})
     level = number(slots.get("level", ""))
     if level is None or not 0 <= level <= camera.MAX_ZOOM:
         return None

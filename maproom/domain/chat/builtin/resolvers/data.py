@@ -230,7 +230,8 @@ def measure(layer: Layer, sup: str, field_text: str) -> dict[str, Any] | None:
 
 def order_of(sup: str) -> str:
     """ "desc" for the top ("biggest"), "asc" for the bottom ("smallest")."""
-    return "asc" if sup in DOWN or sup.split()[0] in ("least", "fewest") else "desc"
+    first = sup.split()[0] if sup else ""
+    return "asc" if sup in DOWN or first in ("least", "fewest", "fewer", "less") else "desc"
 
 
 def ranked(
@@ -238,6 +239,7 @@ def ranked(
 ) -> tuple[Layer, dict[str, Any], list[dict[str, Any]]] | Outcome | None:
     """The features a superlative question asks for: its layer, field and the features."""
     sup = (slots.get("sup") or "").lower()
+    sup = {"more": "most", "fewer": "fewest", "less": "least"}.get(sup, sup)
     layers, rest = split(mind, slots.get("layer") or "")
     if layers is None:
         return None

@@ -151,9 +151,15 @@ def place_alone(mind: Mind, slots: dict[str, str]) -> Outcome | None:
     or two words that are no words of commands in any language; never a layer's name."""
     text = slots.get("place", "").strip()
     words = set(re.findall(r"[a-z]+", text.lower()))
-    if len(text.split()) > 5 or targets.mention(mind, text.split()) is not None:
+    # Words of commands or of layers' names are no place, unless they spell a known name of
+    # several words ("rio de janeiro") or an abbreviation ("LA").
+    said = fold(text).split()
+    named = set(said) == mind.places.names_in(text) or text.isupper()
+    if len(said) == 1 and any(fold(layer["name"]).startswith(said[0]) for layer in mind.layers):
+        named = False  # "rivers" is the layer, not Rivers State
+    if len(text.split()) > 5 or (not named and targets.mention(mind, text.split()) is not None):
         return None
-    if lang.known_word(text):
+    if lang.known_word(text) and not named:
         return None
     fuzzy = len(text.split()) <= 2 and not words & (COMMAND_WORDS | COMMON)
     return outcome_for(mind, "goto", slots, text, fuzzy=fuzzy)

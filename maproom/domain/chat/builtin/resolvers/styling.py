@@ -137,7 +137,7 @@ def sized(layer: Layer, how: str) -> dict[str, Any] | None:
         return restyle(layer, {key: number(how)})
     if how.startswith("times "):  # "twice as big", "half the size"
         return restyle(layer, {key: round(max(0.5, current * float(how[6:])), 2)})
-    grow = bool(re.search(r"bigger|larger|thicker|wider|fatter", how))
+    grow = bool(re.search(r"bigger|larger|thicker|wider|fatter|biggest|largest", how))
     factor = 1.5 if grow else 1 / 1.5
     if "much" in how:
         factor = factor**2

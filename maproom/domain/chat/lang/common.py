@@ -1,0 +1,125 @@
+"""What the four other languages share: everyday nouns of maps (so a layer called "Cities" is
+found by "ciudades", "cidades", "villes" and "Städte", and the other way round), number and
+colour words as tables, and the English word order their superlatives need."""
+
+from __future__ import annotations
+
+import re
+
+# English noun: its Spanish, Portuguese, French and German forms (singular and plural).
+NOUNS: dict[str, tuple[str, str, str, str]] = {
+    "city": ("ciudad", "cidade", "ville", "stadt"),
+    "cities": ("ciudades", "cidades", "villes", "stadte"),
+    "town": ("pueblo", "vila", "village", "ort"), "towns": ("pueblos", "vilas", "villages", "orte"),
+    "district": ("distrito", "distrito", "district", "bezirk"),
+    "districts": ("distritos", "distritos", "districts", "bezirke"),
+    "region": ("region", "regiao", "region", "region"),
+    "regions": ("regiones", "regioes", "regions", "regionen"),
+    "county": ("condado", "concelho", "comte", "landkreis"),
+    "counties": ("condados", "concelhos", "comtes", "landkreise"),
+    "province": ("provincia", "provincia", "province", "provinz"),
+    "provinces": ("provincias", "provincias", "provinces", "provinzen"),
+    "country": ("pais", "pais", "pays", "land"),
+    "countries": ("paises", "paises", "pays", "lander"),
+    "river": ("rio", "rio", "riviere", "fluss"),
+    "rivers": ("rios", "rios", "rivieres", "flusse"),
+    "lake": ("lago", "lago", "lac", "see"), "lakes": ("lagos", "lagos", "lacs", "seen"),
+    "road": ("carretera", "estrada", "route", "strasse"),
+    "roads": ("carreteras", "estradas", "routes", "strassen"),
+    "site": ("sitio", "sitio", "site", "ort"), "sites": ("sitios", "sitios", "sites", "orte"),
+    "place": ("lugar", "lugar", "lieu", "platz"),
+    "places": ("lugares", "lugares", "lieux", "platze"),
+    "point": ("punto", "ponto", "point", "punkt"),
+    "points": ("puntos", "pontos", "points", "punkte"),
+    "line": ("linea", "linha", "ligne", "linie"),
+    "lines": ("lineas", "linhas", "lignes", "linien"),
+    "area": ("area", "area", "zone", "gebiet"), "areas": ("areas", "areas", "zones", "gebiete"),
+    "park": ("parque", "parque", "parc", "park"),
+    "parks": ("parques", "parques", "parcs", "parks"),
+    "school": ("escuela", "escola", "ecole", "schule"),
+    "schools": ("escuelas", "escolas", "ecoles", "schulen"),
+    "hospital": ("hospital", "hospital", "hopital", "krankenhaus"),
+    "hospitals": ("hospitales", "hospitais", "hopitaux", "krankenhauser"),
+    "station": ("estacion", "estacao", "gare", "bahnhof"),
+    "stations": ("estaciones", "estacoes", "gares", "bahnhofe"),
+    "airport": ("aeropuerto", "aeroporto", "aeroport", "flughafen"),
+    "airports": ("aeropuertos", "aeroportos", "aeroports", "flughafen"),
+    "museum": ("museo", "museu", "musee", "museum"),
+    "museums": ("museos", "museus", "musees", "museen"),
+    "monument": ("monumento", "monumento", "monument", "denkmal"),
+    "monuments": ("monumentos", "monumentos", "monuments", "denkmaler"),
+    "building": ("edificio", "edificio", "batiment", "gebaude"),
+    "buildings": ("edificios", "edificios", "batiments", "gebaude"),
+    "cafe": ("cafeteria", "cafe", "cafe", "cafe"),
+    "cafes": ("cafeterias", "cafes", "cafes", "cafes"),
+    "restaurant": ("restaurante", "restaurante", "restaurant", "restaurant"),
+    "restaurants": ("restaurantes", "restaurantes", "restaurants", "restaurants"),
+    "shop": ("tienda", "loja", "magasin", "geschaft"),
+    "shops": ("tiendas", "lojas", "magasins", "geschafte"),
+    "hotel": ("hotel", "hotel", "hotel", "hotel"),
+    "hotels": ("hoteles", "hoteis", "hotels", "hotels"),
+    "tree": ("arbol", "arvore", "arbre", "baum"), "trees": ("arboles", "arvores", "arbres",
+                                                             "baume"),
+    "route": ("ruta", "rota", "itineraire", "route"),
+    "routes": ("rutas", "rotas", "itineraires", "routen"),
+    "neighbourhood": ("barrio", "bairro", "quartier", "viertel"),
+    "neighbourhoods": ("barrios", "bairros", "quartiers", "viertel"),
+    "municipality": ("municipio", "municipio", "commune", "gemeinde"),
+    "municipalities": ("municipios", "municipios", "communes", "gemeinden"),
+    "capital": ("capital", "capital", "capitale", "hauptstadt"),
+    "capitals": ("capitales", "capitais", "capitales", "hauptstadte"),
+    "feature": ("elemento", "elemento", "entite", "objekt"),
+    "features": ("elementos", "elementos", "entites", "objekte"),
+    "bridge": ("puente", "ponte", "pont", "brucke"),
+    "bridges": ("puentes", "pontes", "ponts", "brucken"),
+    "beach": ("playa", "praia", "plage", "strand"),
+    "beaches": ("playas", "praias", "plages", "strande"),
+    "mountain": ("montana", "montanha", "montagne", "berg"),
+    "mountains": ("montanas", "montanhas", "montagnes", "berge"),
+    "forest": ("bosque", "floresta", "foret", "wald"),
+    "forests": ("bosques", "florestas", "forets", "walder"),
+    "customer": ("cliente", "cliente", "client", "kunde"),
+    "customers": ("clientes", "clientes", "clients", "kunden"),
+    "store": ("almacen", "armazem", "boutique", "laden"),
+    "stores": ("almacenes", "armazens", "boutiques", "laden"),
+    "earthquake": ("terremoto", "terremoto", "seisme", "erdbeben"),
+    "earthquakes": ("terremotos", "terremotos", "seismes", "erdbeben"),
+    "stop": ("parada", "paragem", "arret", "haltestelle"),
+    "stops": ("paradas", "paragens", "arrets", "haltestellen"),
+    "port": ("puerto", "porto", "port", "hafen"), "ports": ("puertos", "portos", "ports", "hafen"),
+}  # fmt: skip
+ORDER = {"es": 0, "pt": 1, "fr": 2, "de": 3}
+
+# Spanish, Portuguese and French put a superlative after its noun ("la ciudad más grande",
+# "les villes les plus peuplées"): once in English, the superlative goes before the noun, as
+# the English grammar reads it ("the biggest city"). Not after "make": there it is a
+# comparative ("haz las ciudades más grandes": make the cities bigger).
+SUPERLATIVES = (
+    r"biggest|largest|smallest|most populous|least populous|most visited|least visited|"
+    r"longest|shortest|highest|lowest|most popular"
+)
+NOUN_FIRST = [
+    (re.compile(r"(?<!make )(?<!paint )(?<!colour )(?<!set )\bthe (?P<n>(?:\d+ )?)"
+                r"(?P<noun>[a-z]+(?: [a-z]+)?) (?P<sup>" + SUPERLATIVES + r")\b"),
+     r"the \g<n>\g<sup> \g<noun>"),
+]  # fmt: skip
+
+
+def nouns(code: str) -> dict[str, str]:
+    """A language's words for the everyday nouns of maps, to English."""
+    at = ORDER[code]
+    return {forms[at]: english for english, forms in NOUNS.items() if forms[at] != english}
+
+
+def numbers(words: dict[str, int]) -> dict[str, str]:
+    """Number words, as digits."""
+    return {word: str(value) for word, value in words.items()}
+
+
+def colours(names: dict[str, str], shades: dict[str, str]) -> dict[str, str]:
+    """Colour words, and each colour with a shade after it ("azul oscuro": dark blue)."""
+    found = dict(names)
+    for name, english in names.items():
+        for shade, shade_english in shades.items():
+            found[f"{name} {shade}"] = f"{shade_english} {english}"
+    return found
