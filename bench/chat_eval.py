@@ -30,6 +30,7 @@ import statistics
 import sys
 import tempfile
 import time
+import uuid
 from collections import defaultdict
 from pathlib import Path
 from typing import Any
@@ -202,7 +203,7 @@ def ten_layer_view() -> dict[str, Any]:
     kinds = ["Point", "Polygon", "LineString"]
     layers = [
         {
-            "layer_id": f"00000000-0000-4000-8000-{i:012d}", "name": f"Layer {i}",
+            "layer_id": str(uuid.uuid5(uuid.NAMESPACE_URL, f"Layer {i}")), "name": f"Layer {i}",
             "layer_type": "geojson", "geometry_type": kinds[i % 3], "visible": True,
             "feature_count": 100 * (i + 1), "style": {"renderer": {"type": "single"}},
             "fields": [{"name": name, "type": kind} for name, kind in

@@ -12,6 +12,7 @@ import httpx
 import pytest
 from fastapi import FastAPI
 
+from maproom.domain.actions import models
 from tests.chat.scripted_model import ScriptedModel, Step, calls, delta, text
 from tests.chat.support import answer, chat, near, project_with_layers, state
 from tests.support import AppFactory, assert_error, http_client, new_key
@@ -63,10 +64,10 @@ async def test_a_turn_of_several_steps(
     assert after["mapState"]["basemap"]["style"] == "dark"
     first, second, third = scripted.requests
     assert first["stream"] is True and first["model"] == "scripted"
-    assert {tool["function"]["name"] for tool in first["tools"]} >= {
-        "fly_to",
+    assert {tool["function"]["name"] for tool in first["tools"]} == {
+        "map_actions",
+        "read_project",
         "ask_user",
-        "list_layers",
     }
     assert first["messages"][-1] == {"role": "user", "content": "take me to Lisbon in dark mode"}
     listed = tool_results(second)[0]["layers"]
@@ -74,19 +75,47 @@ async def test_a_turn_of_several_steps(
     assert [result["ok"] for result in tool_results(third)[1:]] == [True, True]
 
 
-async def test_tool_schemas_come_from_the_action_models(
+async def test_tools_come_from_the_action_models(
     api: httpx.AsyncClient, model: tuple[ScriptedModel, str]
 ) -> None:
+    """Every action type is in the catalogue the system message carries; an action the
+    message names word for word is also a tool of its own, with the action model's schema."""
     scripted, _ = model
     project = await project_with_layers(api)
     scripted.add(text("Hello."))
-    await chat(api, project, "hi")
-    tools = {tool["function"]["name"]: tool["function"] for tool in scripted.requests[0]["tools"]}
+    await chat(api, project, "fly to Paris")
+    first = scripted.requests[0]
+    system = first["messages"][0]["content"]
+    assert all(f"\n{kind}(" in system for kind in models.MODELS)
+    assert "buffer_layer(name?, layer_id, distance: number, unit: m|km|mi)" in system
+    tools = {tool["function"]["name"]: tool["function"] for tool in first["tools"]}
+    assert list(tools) == ["fly_to", "map_actions", "read_project", "ask_user"]
     fly = tools["fly_to"]["parameters"]
     assert fly["required"] == ["center"] and "type" not in fly["properties"]
     assert fly["properties"]["center"]["prefixItems"][1]["maximum"] == 85.06
     assert "$ref" not in json.dumps(tools)
-    assert tools["set_country_mask"]["parameters"]["required"] == ["country_code"]
+
+
+async def test_map_actions_with_short_layer_ids(
+    api: httpx.AsyncClient, model: tuple[ScriptedModel, str]
+) -> None:
+    """The model sees each layer by a short form of its id and may use it."""
+    scripted, _ = model
+    project = await project_with_layers(api)
+    cafes = (await state(api, project))["layers"]["Cafes"]
+    cafes_id = cafes.get("id") or cafes["layer_id"]
+    scripted.add(
+        calls(("map_actions", {"actions": [
+            {"type": "set_layer_visibility", "layer_id": cafes_id[:6], "visible": False},
+            {"type": "zoom_in"}]})),
+        text("Hid the cafes and zoomed in."),
+    )  # fmt: skip
+    reply = await chat(api, project, "hide the cafes and zoom in")
+    assert [a["type"] for a in reply["actions"]] == ["set_layer_visibility", "zoom_in"]
+    assert (await state(api, project))["layers"]["Cafes"]["visible"] is False
+    assert f"- {cafes_id[:6]} Cafes: Point" in scripted.requests[0]["messages"][0]["content"]
+    result = tool_results(scripted.requests[1])[0]
+    assert result["ok"] is True and len(result["applied"]) == 2
 
 
 async def test_an_invalid_call_is_returned_to_the_model_and_never_applied(
@@ -173,12 +202,33 @@ async def test_a_failing_or_silent_model_is_502(
     scripted.add(Step(status=400))
     refused = await api.post(f"/api/v1/sessions/{project}/chat", json={"message": "hi"})
     assert_error(refused, 502, "bad_gateway")
-    scripted.add(Step(chunks=[delta(role="assistant")]))
+    empty = {"choices": [{"message": {"role": "assistant", "content": ""}}]}
+    scripted.add(Step(chunks=[delta(role="assistant")]), Step(document=empty))
     silent = await api.post(f"/api/v1/sessions/{project}/chat", json={"message": "hi"})
     assert assert_error(silent, 502, "bad_gateway")["details"] == {"appliedActions": []}
+    assert scripted.requests[-1]["stream"] is False  # asked again, not streamed, then 502
     scripted.add(Step(document={"nonsense": True}))
     nonsense = await api.post(f"/api/v1/sessions/{project}/chat", json={"message": "hi"})
     assert_error(nonsense, 502, "bad_gateway")
+
+
+async def test_a_server_that_cannot_stream_with_tools(
+    api: httpx.AsyncClient, model: tuple[ScriptedModel, str]
+) -> None:
+    """llama.cpp's server answers a streamed call with tools by an error inside a 200 stream:
+    the call is made again without streaming, and later calls are never streamed."""
+    scripted, _ = model
+    project = await project_with_layers(api)
+    failed = {"error": {"message": "Automatic streaming tool choice is not supported"}}
+    done = {"choices": [{"message": {"role": "assistant", "content": "",
+                                     "tool_calls": [{"id": "a", "type": "function", "function": {
+                                         "name": "zoom_in", "arguments": "{}"}}]}}]}  # fmt: skip
+    said = {"choices": [{"message": {"role": "assistant", "content": "Zoomed in."}}]}
+    scripted.add(Step(chunks=[delta(role="assistant"), failed]), Step(document=done),
+                 Step(document=said))  # fmt: skip
+    reply = await chat(api, project, "zoom in")
+    assert reply["reply"] == "Zoomed in." and [a["type"] for a in reply["actions"]] == ["zoom_in"]
+    assert [r["stream"] for r in scripted.requests] == [True, False, False]
 
 
 async def test_a_model_that_only_talks(
