@@ -66,7 +66,8 @@ class BuiltinAgent:
         view = await turn.view()
         protected = self.protected(turn.message, view)
         state = turn.resume or {}
-        code = state.get("lang") or lang.detect(turn.message, protected)
+        places = self._gazetteer().languages_of(turn.message)
+        code = state.get("lang") or lang.detect(turn.message, protected, places)
         talk = Talk(turn, view, self._gazetteer(), code, protected)
         talk.memory = Memory.of(state["memory"]) if "memory" in state else Memory.last(turn.history)
         if "confirm" in state:
@@ -139,7 +140,8 @@ class Talk:
         ask = state["ask"]
         choice = self.choice(ask["options"], ask["choices"])
         if choice is None:  # not an answer to the question: a new message
-            self.code = lang.detect(self.turn.message, self.protected)
+            places = self.places.languages_of(self.turn.message)
+            self.code = lang.detect(self.turn.message, self.protected, places)
             await self.answer(self.turn.message)
             return
 

@@ -41,6 +41,8 @@ from rapidfuzz import fuzz, process
 from rapidfuzz.distance import OSA
 
 DATA = "places.tsv.gz"
+NAMES = "place_names.tsv.gz"  # names in other languages (scripts/build_place_names.py)
+EXONYM_WINS = 10  # a name of another language beats a place of that name this much smaller
 CLOSE = 2.0  # a runner-up with more than 1/CLOSE of the best's population makes it unclear
 FUZZY_CUTOFF = 86.0
 FAMOUS = 1_000_000  # a six-letter name one edit away is read as a place this big
@@ -123,7 +125,7 @@ def fold(text: str) -> str:
     text = unicodedata.normalize("NFKD", text.casefold())
     text = "".join(ch for ch in text if not unicodedata.combining(ch))
     text = re.sub(r"[^\w]+", " ", text).strip()
-    text = re.sub(r"^(?:the|city of|town of|state of|province of|republic of) ", "", text)
+    text = re.sub(r"^(?:the|city of|town of|state of|province of|republic of|l|d) ", "", text)
     return re.sub(r"\bsaint\b", "st", text)
 
 
@@ -151,13 +153,32 @@ class Gazetteer:
                 self._regions[fold(p.name)].update(units)
                 self._regions[p.code.split("-")[-1].lower()].update(units)
         self._capitals = capitals
+        self._local: dict[str, dict[str, list[int]]] = defaultdict(lambda: defaultdict(list))
+        self._exonyms: dict[str, list[int]] = defaultdict(list)
 
     @classmethod
     @functools.cache
     def load(cls) -> Gazetteer:
-        """The packaged data (read once, about 0.3 s)."""
-        raw = resources.files(__package__).joinpath(DATA).read_bytes()
-        return cls.parse(gzip.decompress(raw).decode("utf-8"))
+        """The packaged data (read once, about half a second)."""
+        files = resources.files(__package__)
+        gazetteer = cls.parse(gzip.decompress(files.joinpath(DATA).read_bytes()).decode("utf-8"))
+        names = gzip.decompress(files.joinpath(NAMES).read_bytes()).decode("utf-8")
+        gazetteer.add_names(names)
+        return gazetteer
+
+    def add_names(self, text: str) -> None:
+        """Names in other languages (`place_names.tsv.gz`, see the module docstring)."""
+        index = {place.code: i for i, place in enumerate(self.places)}
+        for line in text.splitlines():
+            if not line or line[0] == "#":
+                continue
+            language, code, names = line.split("\t")
+            if code not in index:
+                continue
+            table = self._exonyms if language == "*" else self._local[language]
+            for spelling in {fold(name) for name in names.split("|")}:
+                if spelling:
+                    table[spelling].append(index[code])
 
     @classmethod
     def parse(cls, text: str) -> Gazetteer:
@@ -194,27 +215,34 @@ class Gazetteer:
         found = [self.places[i] for i in self._names.get(fold(text), ())]
         return next((p for p in found if p.kind == "country"), None)
 
-    def find(self, text: str, *, fuzzy: bool = True) -> Found:
-        """What `text` may name (see the module docstring)."""
+    def find(self, text: str, *, fuzzy: bool = True, language: str = "en") -> Found:
+        """What `text` may name (see the module docstring), in a message of this language."""
         query = fold(text)
         if not query:
             return Found()
         capital = re.fullmatch(r"capital(?: city)? of (.+)", query)
         if capital:
             return self._capital(capital.group(1))
-        if query in self._names:
-            return self._named(query, fuzzy=False)
+        if query in self._names or query in self._local.get(language, {}):
+            return self._named(query, False, language)
         qualified = QUALIFIED.fullmatch(text.strip()) or _last_words(text.strip())
         if qualified:
             for inside in self._inside(qualified.group("within")):
-                found = self._named(fold(qualified.group("name")), fuzzy)
+                found = self._named(fold(qualified.group("name")), fuzzy, language)
                 kept = [p for p in found.candidates if inside(p)]
                 if kept:
                     return _rank(kept, found.fuzzy)
-        return self._named(query, fuzzy)
+        return self._named(query, fuzzy, language)
 
-    def _named(self, query: str, fuzzy: bool) -> Found:
-        exact = self._names.get(query) or self._alternates.get(query)
+    def _named(self, query: str, fuzzy: bool, language: str = "en") -> Found:
+        local = self._local.get(language, {}).get(query)
+        if local:  # "Chine" in French, "Alemania" in Spanish
+            return _rank([self.places[i] for i in local], False)
+        exact = self._names.get(query)
+        exonyms = self._exonyms.get(query)
+        if exact and exonyms and _largest(exonyms, self) >= EXONYM_WINS * _largest(exact, self):
+            exact = exonyms  # "Pekin" is Beijing before it is Pekin, Illinois
+        exact = exact or self._alternates.get(query) or exonyms or self._any_language(query)
         if exact:
             return _rank([self.places[i] for i in exact], False)
         if not fuzzy or len(query) < 4:
@@ -260,12 +288,32 @@ class Gazetteer:
         for size in (4, 3, 2):
             for start in range(len(words) - size + 1):
                 name = " ".join(words[start : start + size])
+                places = [*self._names.get(name, ()), *self._exonyms.get(name, ()),
+                          *self._any_language(name)]  # fmt: skip
                 if any(
                     self.places[i].kind != "city" or self.places[i].population >= FUZZY_TOWNS
-                    for i in self._names.get(name, ())
+                    for i in places
                 ):
                     found.update(words[start : start + size])
         return found
+
+    def _any_language(self, query: str) -> list[int]:
+        return [i for table in self._local.values() for i in table.get(query, ())]
+
+    def languages_of(self, text: str) -> dict[str, int]:
+        """How many names of places of one, two or three words in a message are names in
+        each language other than English ("Alemania": es), for telling its language."""
+        words = fold(text).split()
+        found: dict[str, int] = defaultdict(int)
+        for size in (1, 2, 3):
+            for start in range(len(words) - size + 1):
+                name = " ".join(words[start : start + size])
+                if name in self._names:
+                    continue
+                for language, table in self._local.items():
+                    if name in table:
+                        found[language] += 1
+        return dict(found)
 
     def _famous(self, name: str) -> bool:
         """Whether a name is a country's, or a region's or town's of a million people."""
@@ -308,6 +356,10 @@ QUALIFIED = re.compile(r"(?P<name>.+?)(?:\s*,\s*|\s+in\s+)(?P<within>[^,]+)")
 def _last_words(text: str) -> re.Match[str] | None:
     """ "Portland Maine": the last one or two words as a qualifier, when there are more."""
     return re.fullmatch(r"(?P<name>.+?)\s+(?P<within>\S+(?:\s\S+)?)", text)
+
+
+def _largest(indices: list[int], gazetteer: Gazetteer) -> int:
+    return max(gazetteer.places[i].population for i in indices)
 
 
 def _rank(candidates: list[Place], fuzzy: bool) -> Found:

@@ -45,6 +45,15 @@ def fold(text: str) -> str:
 
 
 @functools.cache
+def _phrases_of(code: str) -> frozenset[tuple[str, ...]]:
+    """A language's phrases of two or three words, not all of them English ("va a")."""
+    return frozenset(
+        words for words in _lexicon(code)[0]
+        if 2 <= len(words) <= 3 and not all(word in en.WORDS for word in words)
+    )  # fmt: skip
+
+
+@functools.cache
 def _lexicon(code: str) -> tuple[dict[tuple[str, ...], str], frozenset[str]]:
     """A language's phrases by their folded words, and its own words (for `detect`)."""
     module = LANGUAGES[code]
@@ -58,15 +67,22 @@ def _lexicon(code: str) -> tuple[dict[tuple[str, ...], str], frozenset[str]]:
     return phrases, own | frozenset(fold(w) for w in getattr(module, "MARKERS", ()))
 
 
-def detect(text: str, protected: frozenset[str] = frozenset()) -> str:
-    """The language a message is written in (English when nothing says otherwise)."""
+def detect(
+    text: str, protected: frozenset[str] = frozenset(), places: dict[str, int] | None = None
+) -> str:
+    """The language a message is written in (English when nothing says otherwise); `places`:
+    how many names of places it holds in each language ("Alemania": es)."""
     words = [w for w in re.findall(r"\w+", fold(text)) if w not in protected]
-    scores = {code: 0.0 for code in LANGUAGES}
+    scores = {code: float((places or {}).get(code, 0)) for code in LANGUAGES}
     for code in LANGUAGES:
         if code == "en":
             continue
-        own = _lexicon(code)[1]
-        scores[code] = sum(1 for word in words if word in own)
+        own, phrases = _lexicon(code)[1], _phrases_of(code)
+        scores[code] += sum(1 for word in words if word in own)
+        scores[code] += sum(
+            1 for size in (2, 3) for i in range(len(words) - size + 1)
+            if tuple(words[i : i + size]) in phrases
+        )  # fmt: skip
     english = sum(1 for word in words if word in en.WORDS)
     best = max(scores, key=lambda code: (scores[code], code == "en"))
     return best if scores[best] > 0 and scores[best] >= english * 0.5 else "en"

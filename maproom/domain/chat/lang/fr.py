@@ -11,7 +11,7 @@ __all__ = ["AFTER", "MARKERS", "PHRASES", "REPLIES", "REWRITES", "YES", "shown"]
 
 MARKERS = ("le", "les", "du", "des", "et", "sur", "dans", "pour", "moi", "une", "au", "aux",
            "est", "sont", "il", "y", "vers", "svp", "stp", "merci", "couche", "couches",
-           "combien", "quelle", "quelles", "quel", "quels", "plus")  # fmt: skip
+           "combien", "quelle", "quelles", "quel", "quels", "plus", "l", "d", "qu")  # fmt: skip
 REWRITES = [
     # Elisions: "l'Allemagne", "d'habitants", "qu'il" are two words.
     (re.compile(r"\b(l|d|qu|j|n|s|c|m|t|jusqu|lorsqu|puisqu)['\u2019](?=\w)"), r"\1' "),

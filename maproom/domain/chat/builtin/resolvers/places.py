@@ -63,7 +63,7 @@ def find(mind: Mind, text: str, *, fuzzy: bool = True) -> Found | Place:
     """What a place phrase names: "there" is the last place the conversation went to."""
     if fold(text) in BACK and mind.memory.place:
         return from_json(mind.memory.place)
-    return mind.places.find(text, fuzzy=fuzzy)
+    return mind.places.find(text, fuzzy=fuzzy, language=mind.language)
 
 
 def outcome_for(
