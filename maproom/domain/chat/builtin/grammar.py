@@ -77,7 +77,7 @@ class Intent:
 
 
 SUP = (
-    r"most populous|least populous|most visited|least visited|most popular|least popular|"
+    r"most populous|least populous|most populated|least populated|most visited|least visited|most popular|least popular|"
     r"highest rated|best rated|most expensive|biggest|largest|smallest|highest|lowest|longest|"
     r"shortest|greatest|top|bottom|most|least|fewest|best|worst|cheapest"
 )
@@ -122,7 +122,9 @@ FIRST_RULES: list[tuple[str, str]] = [
         "tilt",
         r"(?:tilt|pitch|incline|lean|angle)(?: the)?(?: map| view| camera)?"
         r"(?: (?:a (?:little )?bit|slightly|a little))?(?: (?:by|to))?(?: (?P<degrees>\S+)"
-        r" ?(?:degrees?|deg|°))?(?: so (?:it|that it) looks? (?:3d|three.dimensional))?|"
+        r" ?(?:degrees?|deg|°))?(?: so (?:it|that it) looks? (?:3d|three.dimensional)|"
+        r" (?:to|so (?:i|we) can) (?:see|view|look at)(?: it)?(?: in)? (?:3d|three.dimensional"
+        r"|perspective))?|"
         r"(?:make it|show it|view|show|switch to|go|give me)(?: (?:in|a|the))? "
         r"(?:3d|3-d|three.dimensional|perspective)(?: view| mode| map)?|"
         r"(?:3d|3-d|perspective)(?: view| mode| map)?(?: please)?|"
@@ -169,7 +171,9 @@ FIRST_RULES: list[tuple[str, str]] = [
         r"(?:list|show|tell me|give me|describe)(?: me)?(?: the)? (?:fields|attributes|"
         r"columns|properties)(?: (?:of|in|for) (?P<layer2>.+))?|"
         r"(?:what|which) (?:fields|attributes|columns|properties) (?:do|does) "
-        r"(?P<layer3>.+?) have|describe (?P<layer4>.+)",
+        r"(?P<layer3>.+?) have|describe (?P<layer4>.+)|"
+        r"(?:what|which) (?:fields|attributes|columns|properties) (?:has|have|does|do) "
+        r"(?:the )?(?:layer )?(?P<layer5>.+?)(?: (?:have|got|contain))?",
     ),
     (
         "stat",
@@ -177,7 +181,10 @@ FIRST_RULES: list[tuple[str, str]] = [
         r"(?: the)? ?(?P<stat>smallest|lowest|minimum|min|largest|biggest|highest|maximum|"
         r"max|average|mean|total|sum|combined|overall)(?: (?P<field>[\w ]+?))?"
         r"(?: value| number| count| figure)?(?: (?:in|of|among|across|for|over) "
-        r"(?:the |all(?: the)? |my )?(?P<layer>.+))?",
+        r"(?:the |all(?: the)? |my )?(?P<layer>.+))?|"
+        r"how many (?P<field2>people|inhabitants|residents) (?:live in|are in|have|do) "
+        r"(?:all )?(?:the )?(?P<layer2>.+?)(?: have)? (?P<stat2>in total|together|combined|"
+        r"altogether|all together)",
     ),
     (
         "goto_top",
@@ -195,6 +202,8 @@ FIRST_RULES: list[tuple[str, str]] = [
         r"(?:what|which) (?P<layer2>.+?) (?:has|have|had|is|are|gets|get) (?:the )?"
         r"(?P<sup2>" + SUP + r"|more|fewer|less)(?: (?P<field2>[\w ]+))?|"
         r"(?:what|which) (?P<layer3>.+?) is (?:the )?(?P<sup3>" + SUP + r")|"
+        r"(?:what|which|who)(?: is| are)? (?:the )?(?P<layer5>.+?) (?:with|that has|having)"
+        r" the (?P<sup5>" + SUP + r")(?: (?P<field5>[\w ]+))?|"
         r"(?P<sup4>top|bottom) (?P<n4>\S+) (?P<layer4>.+?)(?: (?:by|in terms of) "
         r"(?P<field4>[\w ]+))?",
     ),
@@ -234,7 +243,11 @@ FIRST_RULES: list[tuple[str, str]] = [
         r" ?(?P<unit2>km|kilometers?|kilometres?|m|meters?|metres?|mi|miles?)"
         r"(?: radius)? (?:buffers?|zones?|areas?|circles?|radius) (?:around|of|for|"
         r"from) (?:the |each |every |all(?: the)? )?(?P<layer2>.+?)"
-        r"(?: (?:called|named) (?P<name2>.+))?",
+        r"(?: (?:called|named) (?P<name2>.+))?|"
+        r"(?:draw|make|create|add|put)?(?: me)?(?: an?)? ?buffers?(?: zones?)? (?:of|with a "
+        r"radius of|with|at) (?P<distance3>[\d.,]+|[a-z]+) ?(?P<unit3>km|kilometers?|"
+        r"kilometres?|m|meters?|metres?|mi|miles?) (?:around|of|for|from|to) "
+        r"(?:the |each |every |all(?: the)? )?(?P<layer3>.+?)(?: (?:called|named) (?P<name3>.+))?",
     ),
     (
         "dissolve",
@@ -253,7 +266,7 @@ FIRST_RULES: list[tuple[str, str]] = [
     (
         "keep",
         r"(?:make|create|save|put|copy|extract|add)(?: me)?(?: an?)? (?:new |separate )?"
-        r"layer (?:with|of|from|for|containing) (?:the |all(?: the)? |only(?: the)? )?"
+        r"layer (?:only )?(?:with|of|from|for|containing) (?:the |all(?: the)? |only(?: the)? )?"
         r"(?P<rest>.+?)(?: (?:called|named) (?P<name>.+))?|"
         r"(?:save|put|copy|extract|keep|turn|make)(?: the| all(?: the)?| only(?: the)?)? "
         r"(?P<rest2>.+?) (?:as|into|in|to) (?:an? )?(?:new|separate|own) layer"
@@ -278,7 +291,8 @@ FIRST_RULES: list[tuple[str, str]] = [
         r"(?:size|scale|sise)(?: the)? (?P<layer>.+?) (?:by|according to|based on|"
         r"proportional to|proportionally to|with) (?:the |their |its )?"
         r"(?P<field>[\w ]+?)|"
-        r"(?:make|set|draw)(?: the)? (?P<layer2>.+?)(?:'s)?(?: size| sizes| symbols?"
+        r"(?:make|set|draw)(?: the)? (?!(?:the )?(?:point |symbol |dot |line )?(?:size|width|radius))"
+        r"(?P<layer2>.+?)(?:'s)?(?: size| sizes| symbols?"
         r"| circles?| dots?| points?| width| lines?)? (?:proportional to|depend on|"
         r"depending on|based on|according to|vary with|scale with|grow with|by) "
         r"(?:the |their |its )?(?P<field2>[\w ]+?)|"

@@ -96,12 +96,17 @@ ORDER = {"es": 0, "pt": 1, "fr": 2, "de": 3}
 # comparative ("haz las ciudades más grandes": make the cities bigger).
 SUPERLATIVES = (
     r"biggest|largest|smallest|most populous|least populous|most visited|least visited|"
-    r"longest|shortest|highest|lowest|most popular"
+    r"longest|shortest|highest|lowest|most popular|most populated|least populated"
 )
 NOUN_FIRST = [
     (re.compile(r"(?<!make )(?<!paint )(?<!colour )(?<!set )\bthe (?P<n>(?:\d+ )?)"
                 r"(?P<noun>[a-z]+(?: [a-z]+)?) (?P<sup>" + SUPERLATIVES + r")\b"),
      r"the \g<n>\g<sup> \g<noun>"),
+    # Adjectives after their noun: "la población total", "une couche nouvelle".
+    (re.compile(r"\b(?!(?:the|a|an|is|of|what|and|in|for|by|with|per|my|its|their)\b)"
+                r"(?P<noun>[a-z]+) (?P<adj>total|average|mean|combined|overall)\b"),
+     r"\g<adj> \g<noun>"),
+    (re.compile(r"\blayer (?P<adj>new|separate)\b"), r"\g<adj> layer"),
 ]  # fmt: skip
 
 

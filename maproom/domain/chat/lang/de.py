@@ -10,7 +10,16 @@ import re
 from maproom.domain.chat.lang import common
 from maproom.domain.chat.lang.de_replies import REPLIES, YES, shown
 
-__all__ = ["MARKERS", "NAMES_CAPITALISED", "PHRASES", "REPLIES", "REWRITES", "YES", "shown"]
+__all__ = [
+    "AFTER",
+    "MARKERS",
+    "NAMES_CAPITALISED",
+    "PHRASES",
+    "REPLIES",
+    "REWRITES",
+    "YES",
+    "shown",
+]
 
 NAMES_CAPITALISED = False
 MARKERS = ("der", "die", "das", "den", "dem", "des", "und", "auf", "nach", "mit", "bitte",
@@ -46,7 +55,33 @@ REWRITES = [
     (re.compile(r"^(?P<x>.+?) (?:drehen)$"), r"rotate \g<x>"),
     (re.compile(r"^(?P<x>.+?) (?:neigen|kippen)$"), r"tilt \g<x>"),
 ]  # fmt: skip
+AFTER = [
+    # The verb last: "zwei Stufen rauszoomen".
+    (
+        re.compile(r"^(?P<n>\S+) (?P<unit>levels?) zoom (?P<way>in|out)$"),
+        r"zoom \g<way> \g<n> \g<unit>",
+    ),
+]
 PHRASES: dict[str, str] = {
+    "mit den meisten": "with the most",
+    "mit den wenigsten": "with the fewest",
+    "mit mehr als": "with more than",
+    "mit weniger als": "with fewer than",
+    "stufen": "levels",
+    "stufe": "level",
+    "raus": "out",
+    "rein": "in",
+    "rauszoomen": "zoom out",
+    "reinzoomen": "zoom in",
+    "herauszoomen": "zoom out",
+    "hineinzoomen": "zoom in",
+    "hauptstadte": "capitals",
+    "hauptstadten": "capitals",
+    "hauptstadt": "capital",
+    "zusammen": "in total",
+    "insgesamt": "in total",
+    "einwohnern": "population",
+    "einwohner": "population",
     **common.nouns("de"),
     **common.numbers({
         "null": 0, "eins": 1, "zwei": 2, "drei": 3, "vier": 4, "funf": 5, "sechs": 6,

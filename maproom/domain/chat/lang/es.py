@@ -44,6 +44,26 @@ REWRITES = [
 ]  # fmt: skip
 AFTER = common.NOUN_FIRST
 PHRASES: dict[str, str] = {
+    "con mas": "with the most",
+    "lleva me al": "take me to the",
+    "llevame al": "take me to the",
+    "con menos": "with the least",
+    "con mas de": "with more than",
+    "con menos de": "with fewer than",
+    "menos poblado": "least populated",
+    "menos poblados": "least populated",
+    "menos poblada": "least populated",
+    "menos pobladas": "least populated",
+    "mas poblado": "most populated",
+    "mas poblados": "most populated",
+    "mas poblada": "most populated",
+    "mas pobladas": "most populated",
+    "nivel": "level",
+    "niveles": "levels",
+    "mayor a": "greater than",
+    "mayor que": "greater than",
+    "menor a": "less than",
+    "menor que": "less than",
     **common.nouns("es"),
     **common.numbers({
         "cero": 0, "uno": 1, "una": 1, "dos": 2, "tres": 3, "cuatro": 4, "cinco": 5, "seis": 6,

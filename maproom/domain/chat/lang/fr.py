@@ -13,6 +13,7 @@ MARKERS = ("le", "les", "du", "des", "et", "sur", "dans", "pour", "moi", "une", 
            "est", "sont", "il", "y", "vers", "svp", "stp", "merci", "couche", "couches",
            "combien", "quelle", "quelles", "quel", "quels", "plus", "l", "d", "qu")  # fmt: skip
 REWRITES = [
+    (re.compile(r"\bn['\u2019] ?(?:affiche|montre|garde)s? (?:plus )?que\b"), "only show"),
     # Elisions: "l'Allemagne", "d'habitants", "qu'il" are two words.
     (re.compile(r"\b(l|d|qu|j|n|s|c|m|t|jusqu|lorsqu|puisqu)['\u2019](?=\w)"), r"\1' "),
     (re.compile(r"\b(?:renomme|renommer|renommez|change le nom de|changer le nom de)\b"
@@ -24,6 +25,24 @@ REWRITES = [
 ]  # fmt: skip
 AFTER = common.NOUN_FIRST
 PHRASES: dict[str, str] = {
+    "avec le plus de": "with the most",
+    "avec le moins de": "with the fewest",
+    "qui a le plus de": "with the most",
+    "qui a le moins de": "with the fewest",
+    "moins peuplee": "least populated",
+    "moins peuplees": "least populated",
+    "moins peuple": "least populated",
+    "moins peuples": "least populated",
+    "plus peuplee": "most populated",
+    "plus peuplees": "most populated",
+    "plus peuple": "most populated",
+    "plus peuples": "most populated",
+    "la plus grande": "the biggest",
+    "le plus grand": "the biggest",
+    "la plus petite": "the smallest",
+    "le plus petit": "the smallest",
+    "moyenne": "average",
+    "totale": "total",
     **common.nouns("fr"),
     **common.numbers({
         "zero": 0, "un": 1, "une": 1, "deux": 2, "trois": 3, "quatre": 4, "cinq": 5, "six": 6,

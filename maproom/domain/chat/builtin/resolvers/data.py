@@ -46,7 +46,8 @@ SUPERLATIVE = re.compile(
 STATS = {"smallest": "min", "lowest": "min", "minimum": "min", "min": "min", "least": "min",
          "largest": "max", "biggest": "max", "highest": "max", "maximum": "max", "max": "max",
          "most": "max", "greatest": "max", "average": "mean", "mean": "mean", "avg": "mean",
-         "total": "sum", "sum": "sum", "combined": "sum", "overall": "sum"}  # fmt: skip
+         "total": "sum", "sum": "sum", "combined": "sum", "overall": "sum", "in total": "sum",
+         "together": "sum", "altogether": "sum", "all together": "sum"}  # fmt: skip
 NAME_FIELDS = ("name", "title", "label", "nom", "nombre", "nome")
 
 
