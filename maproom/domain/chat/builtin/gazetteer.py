@@ -212,8 +212,9 @@ class Gazetteer:
         """A country by code, name or alias."""
         if text.strip().upper() in self._countries:
             return self._countries[text.strip().upper()]
-        found = [self.places[i] for i in self._names.get(fold(text), ())]
-        return next((p for p in found if p.kind == "country"), None)
+        query = fold(text)
+        indices = self._names.get(query) or self._any_language(query)
+        return next((p for p in (self.places[i] for i in indices) if p.kind == "country"), None)
 
     def find(self, text: str, *, fuzzy: bool = True, language: str = "en") -> Found:
         """What `text` may name (see the module docstring), in a message of this language."""
@@ -288,6 +289,8 @@ class Gazetteer:
         for size in (4, 3, 2):
             for start in range(len(words) - size + 1):
                 name = " ".join(words[start : start + size])
+                if all(len(word) < 4 for word in words[start : start + size]):
+                    continue  # "a la" names a hamlet, but it is French for "to the"
                 places = [*self._names.get(name, ()), *self._exonyms.get(name, ()),
                           *self._any_language(name)]  # fmt: skip
                 if any(

@@ -58,8 +58,8 @@ def _lexicon(code: str) -> tuple[dict[tuple[str, ...], str], frozenset[str]]:
     """A language's phrases by their folded words, and its own words (for `detect`)."""
     module = LANGUAGES[code]
     phrases: dict[tuple[str, ...], str] = {}
-    for said, meaning in module.PHRASES.items():
-        phrases[tuple(fold(said).split())] = meaning
+    for said, meaning in module.PHRASES.items():  # split as messages are ("s'il": s ' il)
+        phrases[tuple(t for t in TOKEN.findall(fold(said)) if t.strip())] = meaning
     own = frozenset(
         words[0] for words, meaning in phrases.items()
         if len(words) == 1 and words[0] != fold(meaning) and words[0] not in en.WORDS
@@ -114,6 +114,7 @@ def english(text: str, code: str, protected: frozenset[str] = frozenset()) -> st
             meaning, i = found
             out.append(meaning)
     text = re.sub(r"\s+", " ", "".join(out)).strip()
+    text = re.sub(r"\b(to|the|of|a) \1\b", r"\1", text)  # "me leva pro": take me to to the
     for pattern, template in getattr(module, "AFTER", ()):
         text = _rewrite(text, pattern, template)
     return text

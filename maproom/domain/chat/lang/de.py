@@ -31,6 +31,7 @@ MARKERS = ("der", "die", "das", "den", "dem", "des", "und", "auf", "nach", "mit"
 # Where a clause ends: the particle of a split verb comes just before.
 END = r"(?=\s*(?:[,.!?;]|$|bitte\b|und\b|dann\b))"
 REWRITES = [
+    (re.compile(r"\b(\w+?)tausend\b"), r"\1 tausend"),  # "viertausend"
     (re.compile(r"\b(?:benenne|nenne) (?P<what>.+?) (?:in|zu|um in) (?P<name>[^\s\"]\S*)"
                 r"(?: um)?$"), r'rename \g<what> to "\g<name>"'),
     (re.compile(r"\b(?:benenne|nenne) (?P<what>.+?) um in (?P<name>.+)$"),
@@ -56,6 +57,12 @@ REWRITES = [
     (re.compile(r"^(?P<x>.+?) (?:neigen|kippen)$"), r"tilt \g<x>"),
 ]  # fmt: skip
 AFTER = [
+    # A separable verb's particle last: "Schneide die Flüsse auf Portugal zu".
+    (re.compile(r"^(?P<all>clip .+) to$"), r"\g<all>"),
+    (
+        re.compile(r"^(?P<verb>colou?r|classify|size|shade) (?P<what>.+?) to "),
+        r"\g<verb> \g<what> by ",
+    ),
     # The verb last: "zwei Stufen rauszoomen".
     (
         re.compile(r"^(?P<n>\S+) (?P<unit>levels?) zoom (?P<way>in|out)$"),
@@ -63,6 +70,12 @@ AFTER = [
     ),
 ]
 PHRASES: dict[str, str] = {
+    "feld": "field",
+    "punktgröße der": "point size of the",
+    "größe der": "size of the",
+    "farbe der": "colour of the",
+    "abhangig von der": "depending on the",
+    "abhangig von": "depending on",
     "mit den meisten": "with the most",
     "mit den wenigsten": "with the fewest",
     "mit mehr als": "with more than",

@@ -44,6 +44,13 @@ REWRITES = [
 ]  # fmt: skip
 AFTER = common.NOUN_FIRST
 PHRASES: dict[str, str] = {
+    "pinta de": "paint",
+    "campo": "field",
+    "del campo": "of the field",
+    "las menos pobladas": "least populated",
+    "los menos poblados": "least populated",
+    "las mas pobladas": "most populated",
+    "los mas poblados": "most populated",
     "con mas": "with the most",
     "lleva me al": "take me to the",
     "llevame al": "take me to the",

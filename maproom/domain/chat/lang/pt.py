@@ -44,6 +44,9 @@ MARKERS = (
     "sao",
 )
 REWRITES = [
+    (re.compile(r"-(os|as)\b"), " them"),  # "mostra-os"
+    (re.compile(r"-(me|nos)\b"), r" \1"),  # "leva-me"
+    (re.compile(r"-(o|a|lo|la)\b"), " it"),
     (re.compile(r"\b(?:renomeia|renomeie|renomear|renomeia a camada|muda o nome d[aeo]s?|"
                 r"mude o nome d[aeo]s?|altera o nome d[aeo]s?|troca o nome d[aeo]s?)\b"
                 r"(?P<what>.*?) (?:para|como|a|pra) (?P<name>[^\s\"].*)$"),
@@ -52,6 +55,11 @@ REWRITES = [
 ]  # fmt: skip
 AFTER = common.NOUN_FIRST
 PHRASES: dict[str, str] = {
+    "pinta de": "paint",
+    "campo": "field",
+    "do campo": "of the field",
+    "me leva pro": "take me to the",
+    "leva me pro": "take me to the",
     "com mais": "with the most",
     "com menos": "with the least",
     "com mais de": "with more than",
