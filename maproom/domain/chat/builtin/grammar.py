@@ -77,7 +77,8 @@ class Intent:
 
 
 SUP = (
-    r"most populous|least populous|most populated|least populated|most visited|least visited|most popular|least popular|"
+    r"most populous|least populous|most populated|least populated|most visited|"
+    r"least visited|most popular|least popular|"
     r"highest rated|best rated|most expensive|biggest|largest|smallest|highest|lowest|longest|"
     r"shortest|greatest|top|bottom|most|least|fewest|best|worst|cheapest"
 )
@@ -291,7 +292,8 @@ FIRST_RULES: list[tuple[str, str]] = [
         r"(?:size|scale|sise)(?: the)? (?P<layer>.+?) (?:by|according to|based on|"
         r"proportional to|proportionally to|with) (?:the |their |its )?"
         r"(?P<field>[\w ]+?)|"
-        r"(?:make|set|draw)(?: the)? (?!(?:the )?(?:point |symbol |dot |line )?(?:size|width|radius))"
+        r"(?:make|set|draw)(?: the)? "
+        r"(?!(?:the )?(?:point |symbol |dot |line )?(?:size|width|radius))"
         r"(?P<layer2>.+?)(?:'s)?(?: size| sizes| symbols?"
         r"| circles?| dots?| points?| width| lines?)? (?:proportional to|depend on|"
         r"depending on|based on|according to|vary with|scale with|grow with|by) "
