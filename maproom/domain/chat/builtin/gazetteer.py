@@ -34,7 +34,7 @@ import re
 import unicodedata
 from collections import defaultdict
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from importlib import resources
 
 from rapidfuzz import fuzz, process
@@ -155,6 +155,7 @@ class Gazetteer:
         self._capitals = capitals
         self._local: dict[str, dict[str, list[int]]] = defaultdict(lambda: defaultdict(list))
         self._exonyms: dict[str, list[int]] = defaultdict(list)
+        self._named_in: dict[str, dict[str, str]] = defaultdict(dict)  # language → code → name
 
     @classmethod
     @functools.cache
@@ -176,6 +177,8 @@ class Gazetteer:
             if code not in index:
                 continue
             table = self._exonyms if language == "*" else self._local[language]
+            if language != "*":
+                self._named_in[language][code] = names.split("|")[0]
             for spelling in {fold(name) for name in names.split("|")}:
                 if spelling:
                     table[spelling].append(index[code])
@@ -299,6 +302,18 @@ class Gazetteer:
                 ):
                     found.update(words[start : start + size])
         return found
+
+    def label(self, place: Place, language: str = "en") -> str:
+        """How a reply in a language names a place: `Place.label` with the names of the
+        place, its region and its country in that language where the data has them."""
+        names = self._named_in.get(language, {})
+        local = replace(
+            place,
+            name=names.get(place.code, place.name),
+            region_name=names.get(place.region, place.region_name),
+            country_name=names.get(place.country, place.country_name),
+        )
+        return local.label
 
     def _any_language(self, query: str) -> list[int]:
         return [i for table in self._local.values() for i in table.get(query, ())]

@@ -107,6 +107,8 @@ NOUN_FIRST = [
                 r"(?P<noun>[a-z]+) (?P<adj>total|average|mean|combined|overall)\b"),
      r"\g<adj> \g<noun>"),
     (re.compile(r"\blayer (?P<adj>new|separate)\b"), r"\g<adj> layer"),
+    # "píntalo de rojo", "pinta-a de vermelho": paint it red.
+    (re.compile(r"\b(?P<verb>paint|colou?r) (?P<what>it|them) (?:of|in) "), r"\g<verb> \g<what> "),
 ]  # fmt: skip
 
 

@@ -32,6 +32,11 @@ MARKERS = (
     "cuantas",
 )
 REWRITES = [
+    # Pronouns joined to the verb: "píntalo", "escóndelas".
+    (re.compile(r"\b(p[ií]nta|col[oó]r[eé]a|esc[oó]nde|oc[uú]lta|mu[eé]stra|qu[ií]ta|b[oó]rra|"
+                r"ac[eé]rca|al[eé]ja|ren[oó]mbra)(?:lo|la)\b"), r"\1 it"),
+    (re.compile(r"\b(p[ií]nta|col[oó]r[eé]a|esc[oó]nde|oc[uú]lta|mu[eé]stra|qu[ií]ta|b[oó]rra|"
+                r"ac[eé]rca|al[eé]ja|ren[oó]mbra)(?:los|las)\b"), r"\1 them"),
     # "¿" and "¡" open a sentence in Spanish; the English grammar has no use for them.
     (re.compile(r"[¿¡]"), ""),
     # A new name is kept as typed: "renombra la capa Districts a Barrios".

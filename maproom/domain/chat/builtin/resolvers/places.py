@@ -93,7 +93,7 @@ def outcome_for(
     options = found.candidates[:4]
     return Ask(
         phrase("which_place", name=options[0].name),
-        [place.label for place in options],
+        [mind.places.label(place, mind.language) for place in options],
         [{"place": as_json(place)} for place in options],
     )
 
@@ -106,13 +106,22 @@ def to_place(mind: Mind, kind: str, slots: dict[str, str], place: Place) -> Outc
     fly = fly_to(place, zoom)
     if kind == "mask":
         if place.kind != "country":
-            return Fail(phrase("mask_not_country", place=place.label, kind=place.kind))
+            return Fail(
+                phrase(
+                    "mask_not_country",
+                    place=mind.places.label(place, mind.language),
+                    kind=place.kind,
+                )
+            )
         mask: dict[str, Any] = {"type": "set_country_mask", "country_code": place.code}
         colour = colours.parse(slots["color"]) if slots.get("color") else None
         if colour:
             mask["color"] = colour
-        return Done([mask] if been_there else [mask, fly], [phrase("masked", place=place.label)])
-    return Done([fly], [phrase("flew", place=place.label)])
+        return Done(
+            [mask] if been_there else [mask, fly],
+            [phrase("masked", place=mind.places.label(place, mind.language))],
+        )
+    return Done([fly], [phrase("flew", place=mind.places.label(place, mind.language))])
 
 
 def fly_to(place: Place, zoom_text: str | None = None) -> dict[str, Any]:
