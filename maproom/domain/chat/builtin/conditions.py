@@ -40,7 +40,9 @@ NUMBER = rf"(?P<num>{AMOUNT_TEXT})"
 COMPARISON = [
     re.compile(rf"{LEAD}(?P<field>[\w ]+?)? ?(?:is |are |of |was )?(?P<op>{OPS}) {NUMBER}"
                rf"(?: (?P<unit>[\w ]+?))?"),
-    re.compile(rf"{LEAD}{NUMBER} (?P<unit>[\w ]+?) or (?P<more>more|less|fewer|above|below)"),
+    re.compile(rf"{LEAD}(?:(?P<field>[\w ]+?) (?:of |is |are |at )?)?{NUMBER}"
+               rf"(?: (?P<unit>[\w ]+?))? (?:or|and) (?P<more>more|less|fewer|above|below|"
+               rf"higher|lower|greater|better|up|over|under)"),
     re.compile(rf"{LEAD}(?:(?P<field>[\w ]+?) )?(?:is |are )?between {NUMBER} and "
                rf"(?P<num2>{AMOUNT_TEXT})(?: (?P<unit>[\w ]+?))?"),
 ]  # fmt: skip
@@ -102,7 +104,11 @@ def _compare(layer: Layer, said: str) -> Filter | Fail | None:
             return {"all": [{"field": field, "op": ">=", "value": min(low, high)},
                             {"field": field, "op": "<=", "value": max(low, high)}]}  # fmt: skip
         if parts.get("more"):
-            op = ">=" if parts["more"] in ("more", "above") else "<="
+            op = (
+                ">="
+                if parts["more"] in ("more", "above", "higher", "greater", "better", "up", "over")
+                else "<="
+            )
         else:
             op = next(o for words, o in COMPARE if re.fullmatch(words, parts["op"]))
         return {"field": field, "op": op, "value": _plain(low)}

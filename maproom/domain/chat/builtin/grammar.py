@@ -28,7 +28,10 @@ AMOUNT = (
 AMOUNT += (
     r"| more| a lot more| a bit more| all the way| twice| thrice| once| again| by \S+(?: levels?)?"
 )
-AMOUNT += r"| \S+ (?:more )?(?:levels?|times?|steps?|notches?|clicks?)| \S+))*"
+AMOUNT += (
+    r"| \S+ (?:more )?(?:levels?|times?|steps?|notches?|clicks?)| [\d.,]+"
+    r"| (?:one|two|three|four|five|six|seven|eight|nine|ten)))*"
+)
 STYLE_WORDS = (
     r"dark|darker|night|black|light|lighter|day|white|bright|satellite|aerial|imagery|"
     r"satellite imagery|aerial imagery|photo|photos|satellite view|streets?|street map|road map|"
@@ -56,7 +59,10 @@ INJECTION = re.compile(
     r"prompts?)|system prompt|you are now|disregard (?:all|any|the|your|previous)|"
     r"developer mode|jailbreak|\bsudo\b|rm -rf|drop table|new instructions?|override|"
     r"</?system>|\[/?(?:inst|system)\]|<\|im_start\|>|as an ai|pretend (?:to be|you are)|"
-    r"forget (?:everything|all|your|the rules)"
+    r"forget (?:everything|all|your|the rules)|"
+    # orders written into quoted text, as a chat log would carry them
+    r"\[\s*(?:assistant|system|user|tool)\s*:|(?:^|[\"'(\[])(?:assistant|system)\s*:|"
+    r"ignore (?:the|this|that) user|do not tell the user|don't tell the user"
 )
 ACCOUNT = re.compile(
     r"(?:delete|remove|drop|erase|wipe|destroy|revoke|close|cancel|show|give|reveal|tell|"
@@ -180,12 +186,12 @@ FIRST_RULES: list[tuple[str, str]] = [
         "stat",
         r"(?:what(?:'s| is| are| was)|tell me|give me|show me|find|calculate|compute)?"
         r"(?: the)? ?(?P<stat>smallest|lowest|minimum|min|largest|biggest|highest|maximum|"
-        r"max|average|mean|total|sum|combined|overall)(?: (?P<field>[\w ]+?))?"
+        r"max|average|avg|mean|total|sum|combined|overall)(?: (?P<field>[\w ]+?))?"
         r"(?: value| number| count| figure)?(?: (?:in|of|among|across|for|over) "
         r"(?:the |all(?: the)? |my )?(?P<layer>.+))?|"
-        r"how many (?P<field2>people|inhabitants|residents) (?:live in|are in|have|do) "
+        r"how many (?P<field2>people|inhabitants|residents) (?:live in |are in |have |do )?"
         r"(?:all )?(?:the )?(?P<layer2>.+?)(?: have)? (?P<stat2>in total|together|combined|"
-        r"altogether|all together)",
+        r"altogether|all together)(?: have)?",
     ),
     (
         "goto_top",
@@ -231,7 +237,9 @@ FIRST_RULES: list[tuple[str, str]] = [
         r"(?: the| all(?: the)?)? (?P<rest>.+?)(?: on the map)?|"
         r"(?P<hide>hide|remove from view|don't show|do not show|exclude)(?: the| all"
         r"(?: the)?)? (?P<rest2>.+ (?:with|whose|where|that|which|having|in|from|"
-        r"without|of) .+)",
+        r"without|of) .+)|"
+        r"(?P<rest3>.+? (?:with|whose|where|that|which|having|rated|over|under|above|below|"
+        r"more|less|at least|at most|\d).*?) only",
     ),
     (
         "buffer",
@@ -316,7 +324,8 @@ FIRST_RULES: list[tuple[str, str]] = [
         "same",
         r"(?:do |make |apply )?(?:the same|same thing|likewise|the same thing|that too|"
         r"same)(?: (?:for|to|with|on) (?:the )?(?P<layer>.+?))?(?: too| as well)?|"
-        r"(?:and|also|now) (?:the )?(?P<layer2>.+?)(?: too| as well)",
+        r"(?:and|also|now) (?:the )?(?P<layer2>.+?)(?: too| as well)|"
+        r"(?:and )?(?:the )?(?P<layer3>.+?) (?:too|also|as well)",
     ),
 ]
 
@@ -343,7 +352,10 @@ RULES: list[tuple[str, str]] = [
              r"world|go home|start (?:over|again|afresh)"),
     ("zoom_level", r"(?:zoom|set(?: the)? zoom|change(?: the)? zoom|go|jump|move)(?: in| out)?"
                    r"(?: the map)?(?: to| at)?(?: zoom)?(?: level)? (?P<level>\d+(?:\.\d+)?)|"
-                   r"(?:zoom )?level (?P<level2>\d+(?:\.\d+)?)"),
+                   r"(?:zoom )?level (?P<level2>\d+(?:\.\d+)?)|"
+                   r"(?:(?:zoom|go|jump|set(?: the)? zoom|change(?: the)? zoom)(?: to| at)? "
+                   r"(?:zoom )?level|zoom level|set(?: the)? zoom(?: level)? to) "
+                   r"(?P<level3>[a-z]+(?:[ -][a-z]+)?)"),
     ("zoom", r"zoom ?(?P<sign>[+-]) ?(?P<amount3>\d+(?:\.\d+)?)|(?P<dir6>too close|too near|"
              r"too far(?: away| out)?|too zoomed (?:in|out))|(?:back|pull|step) (?P<dir7>out|back|"
              r"off|away)" + AMOUNT.replace("amount", "amount4") + r"|"

@@ -58,6 +58,8 @@ COMMON = frozenset(
     city country state region place places town area areas point line lines road street
     map maps view show shows showing colour color size name names type types value values
     number count time times day days part whole rest other set sets like way ways back
+    rotated tilted zoomed moved panned coloured colored hidden shown changed filtered
+    removed renamed styled labelled labeled flipped turned messed broken wrong weird
     rid fit got yet outside inside besides apart until unless into onto upon too
     countries cities states regions towns max min sea seas ocean oceans lake lakes
     park road border borders boundary label close near far

@@ -100,7 +100,9 @@ def english(text: str, code: str, protected: frozenset[str] = frozenset()) -> st
     if getattr(module, "NAMES_CAPITALISED", True):  # a capital inside a sentence: a name
         words = [i for i, token in enumerate(tokens) if token.strip()]
         names = {
-            i for i in words[1:] if tokens[i][:1].isupper() and tokens[i - 2 : i] != [".", " "]
+            i
+            for i in words[1:]
+            if tokens[i][:1].isupper() and tokens[i - 2] not in (".", "?", "!", ";")
         }
         protected = protected | {fold(tokens[i]) for i in names}
     out: list[str] = []

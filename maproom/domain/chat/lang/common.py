@@ -104,9 +104,10 @@ NOUN_FIRST = [
      r"the \g<n>\g<sup> \g<noun>"),
     # Adjectives after their noun: "la población total", "une couche nouvelle".
     (re.compile(r"\b(?!(?:the|a|an|is|of|what|and|in|for|by|with|per|my|its|their)\b)"
-                r"(?P<noun>[a-z]+) (?P<adj>total|average|mean|combined|overall)\b"),
+                r"(?P<noun>[a-z]+) (?P<adj>total|average|mean|combined|overall|maximum|minimum)\b"),
      r"\g<adj> \g<noun>"),
     (re.compile(r"\blayer (?P<adj>new|separate)\b"), r"\g<adj> layer"),
+    (re.compile(r"\bthe (?P<n>\d+) last\b"), r"the last \g<n>"),  # "les deux dernières"
     # "píntalo de rojo", "pinta-a de vermelho": paint it red.
     (re.compile(r"\b(?P<verb>paint|colou?r) (?P<what>it|them) (?:of|in) "), r"\g<verb> \g<what> "),
 ]  # fmt: skip

@@ -70,6 +70,18 @@ AFTER = [
     ),
 ]
 PHRASES: dict[str, str] = {
+    "konnten sie mir sagen": "tell me",
+    "konnen sie mir sagen": "tell me",
+    "kannst du mir sagen": "tell me",
+    "sagen": "tell",
+    "norden bitte wieder nach oben": "north up",
+    "norden wieder nach oben": "north up",
+    "norden nach oben": "north up",
+    "dasselbe fur": "the same for",
+    "das gleiche fur": "the same for",
+    "deutschen": "german",
+    "franzosischen": "french",
+    "spanischen": "spanish",
     "feld": "field",
     "punktgröße der": "point size of the",
     "größe der": "size of the",

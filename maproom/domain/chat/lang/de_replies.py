@@ -405,8 +405,7 @@ REPLIES: dict[str, Any] = {
     "dissolved": _dissolved,
     "clipped": "{layer} auf {to} zugeschnitten, als neue Ebene.",
     "kept": "Die passenden Objekte von {layer} als neue Ebene gespeichert.",
-    "confirm_remove": "{count} Ebenen entfernen ({names})? Das kann nicht rückgängig gemacht "
-    "werden.",
+    "confirm_remove": "{count} Ebenen entfernen ({names})? (Rückgängig holt sie zurück.)",
     "confirm_yes": "Ja, entfernen",
     "confirm_no": "Nein, behalten",
     "removed_confirmed": "Erledigt: Die Ebenen wurden entfernt.",

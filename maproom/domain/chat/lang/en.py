@@ -215,7 +215,7 @@ REPLIES: dict[str, Any] = {
     ),
     "clipped": "Clipped {layer} to {to} as a new layer.",
     "kept": "Saved the matching features of {layer} as a new layer.",
-    "confirm_remove": "Remove {count} layers ({names})? This cannot be undone.",
+    "confirm_remove": "Remove {count} layers ({names})? (Undo brings them back.)",
     "confirm_yes": "Yes, remove them",
     "confirm_no": "No, keep them",
     "removed_confirmed": "Done: removed the layers.",

@@ -49,6 +49,13 @@ REWRITES = [
 ]  # fmt: skip
 AFTER = common.NOUN_FIRST
 PHRASES: dict[str, str] = {
+    "pon el zoom en": "zoom to level",
+    "pon el zoom a": "zoom to level",
+    "el pais de": "the country of",
+    "su pais": "its country",
+    "cuantos quedan": "how many are left",
+    "cuantas quedan": "how many are left",
+    "quedan": "are left",
     "pinta de": "paint",
     "campo": "field",
     "del campo": "of the field",

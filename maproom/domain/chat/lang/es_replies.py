@@ -392,7 +392,7 @@ REPLIES: dict[str, Any] = {
     "dissolved": _dissolved,
     "clipped": "Recorté {layer} con {to} en una capa nueva.",
     "kept": "Guardé los elementos de {layer} que cumplen la condición en una capa nueva.",
-    "confirm_remove": "¿Elimino {count} capas ({names})? No se puede deshacer.",
+    "confirm_remove": "¿Elimino {count} capas ({names})? (Deshacer las recupera.)",
     "confirm_yes": "Sí, elimínalas",
     "confirm_no": "No, déjalas",
     "removed_confirmed": "Hecho: eliminé las capas.",

@@ -20,11 +20,38 @@ REWRITES = [
                 r"(?P<what>.*?) (?:en|a|comme|par) (?P<name>[^\s\"].*)$"),
      r'rename\g<what> to "\g<name>"'),
     (re.compile(r"-(moi|nous)\b"), r" \1"),  # "montre-moi"
+    (re.compile(r"-(vous|tu|il|elle|on)\b"), r" \1"),  # "pourriez-vous"
+    (re.compile(r"\bmet(?:s|tre|tez|s-moi|tez-moi)? (?P<what>.+?) en [ée]vidence\b"),
+     r"highlight \g<what>"),
     (re.compile(r"-(la|le|lui)\b"), " it"),  # "cache-la": hide it
     (re.compile(r"-(les|leur)\b"), " them"),
 ]  # fmt: skip
 AFTER = common.NOUN_FIRST
 PHRASES: dict[str, str] = {
+    "c' est": "",
+    "le reste du monde": "",
+    "pourriez vous me montrer": "show me",
+    "pourriez vous me": "could you",
+    "tu peux": "could you",
+    "vous pouvez": "could you",
+    "c' est pour un effet 3d": "",
+    "pour un effet 3d": "",
+    "en evidence": "highlight",
+    "mettre en evidence": "highlight",
+    "le reste du monde en grise": "",
+    "il y a combien de": "how many",
+    "en tout": "in total",
+    "au total": "in total",
+    "dont la": "whose",
+    "dont le": "whose",
+    "dont les": "whose",
+    "depasse": "is more than",
+    "depassent": "are more than",
+    "pareil mais": "the same but",
+    "categorie": "category",
+    "selon leur": "by their",
+    "selon la": "by the",
+    "selon le": "by the",
     "peins en": "paint",
     "champ": "field",
     "du champ": "of the field",

@@ -404,7 +404,7 @@ REPLIES: dict[str, Any] = {
     "dissolved": _dissolved,
     "clipped": "J'ai découpé {layer} suivant les limites de {to} dans une nouvelle couche.",
     "kept": "J'ai enregistré les entités de {layer} qui correspondent dans une nouvelle couche.",
-    "confirm_remove": "Supprimer {count} couches ({names})\u202f? C'est irréversible.",
+    "confirm_remove": "Supprimer {count} couches ({names})\u202f? (Annuler les rétablit.)",
     "confirm_yes": "Oui, les supprimer",
     "confirm_no": "Non, les garder",
     "removed_confirmed": "C'est fait\u00a0: j'ai supprimé les couches.",

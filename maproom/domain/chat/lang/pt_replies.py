@@ -395,7 +395,7 @@ REPLIES: dict[str, Any] = {
     "dissolved": _dissolved,
     "clipped": "Recortei {layer} com {to} numa nova camada.",
     "kept": "Guardei os elementos de {layer} que cumprem a condição numa nova camada.",
-    "confirm_remove": "Remover {count} camadas ({names})? Isto não pode ser anulado.",
+    "confirm_remove": "Remover {count} camadas ({names})? (Desfazer recupera-as.)",
     "confirm_yes": "Sim, remover",
     "confirm_no": "Não, manter",
     "removed_confirmed": "Feito: removi as camadas.",
