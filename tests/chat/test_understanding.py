@@ -214,3 +214,19 @@ async def test_a_refusal_says_why_and_changes_nothing(
     reply = await chat(understanding_api, project, message)
     assert why in reply["reply"] and reply["actions"] == [], reply
     assert await state(understanding_api, project) == before
+
+
+async def test_a_data_question_asks_which_layer_and_the_answer_goes_on(
+    understanding_api: httpx.AsyncClient,
+) -> None:
+    """Cities and Districts both have a population: asked which, then answered."""
+    project = await world(understanding_api)
+    asked = await chat(understanding_api, project, "what is the total population?")
+    assert asked["question"] is not None and "Districts" in asked["question"]["options"]
+    response = await understanding_api.post(
+        f"/api/v1/sessions/{project}/ask/respond",
+        json={"questionId": asked["question"]["id"], "answer": "the districts"},
+    )
+    assert response.status_code == 200, response.text
+    total = sum(f["properties"]["population"] for f in DATA["Districts"])
+    assert f"{total:,}" in response.json()["reply"]

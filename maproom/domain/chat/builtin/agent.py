@@ -57,7 +57,9 @@ class BuiltinAgent:
         singulars), names of places of several words, and abbreviations ("LA")."""
         named = {w for layer in view["layers"] for w in lang.fold(layer["name"]).split()}
         named |= {w[:-1] for w in named if w.endswith("s")}
-        named |= self._gazetteer().names_in(message)
+        # a place whose words name a layer in another language stays words ("los ríos"),
+        # unless it is famous ("rio de janeiro")
+        named |= self._gazetteer().names_in(message, avoid=frozenset(named), gloss=lang.gloss)
         named |= {lang.fold(w) for w in re.findall(r"\b[A-Z]{2,}\b", message)}
         return frozenset(named)
 

@@ -280,11 +280,17 @@ class Gazetteer:
         ]
         return _rank(known, True) if known else Found()
 
-    def names_in(self, text: str) -> set[str]:
+    def names_in(
+        self,
+        text: str,
+        avoid: frozenset[str] = frozenset(),
+        gloss: Callable[[str], str] = lambda word: word,
+    ) -> set[str]:
         """The folded words of the names of two to four words a message holds that are the
         names of countries, regions or towns of `FUZZY_TOWNS` people ("rio de janeiro"), so
         that telling its language does not count them; a message of one word, if it is the
-        name of a country or a town of `FAMOUS` people ("Rio")."""
+        name of a country or a town of `FAMOUS` people ("Rio"). A name with a word whose
+        English (`gloss`) is in `avoid` (a layer's) counts only if the place is famous."""
         words = fold(text).split()
         found: set[str] = set()
         if len(words) == 1 and self._famous(words[0]):
@@ -296,6 +302,10 @@ class Gazetteer:
                     continue  # "a la" names a hamlet, but it is French for "to the"
                 places = [*self._names.get(name, ()), *self._exonyms.get(name, ()),
                           *self._any_language(name)]  # fmt: skip
+                if any(gloss(word) in avoid for word in words[start : start + size]) and not any(
+                    self.places[i].population >= FAMOUS for i in places
+                ):
+                    continue  # "los rios" (a region) is "the rivers" of a layer
                 if any(
                     self.places[i].kind != "city" or self.places[i].population >= FUZZY_TOWNS
                     for i in places

@@ -15,6 +15,7 @@ that needs an answer from the data raises `Need`; the agent fetches it and reads
 from __future__ import annotations
 
 import copy
+import inspect
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
@@ -162,7 +163,13 @@ class Mind:
         resolver = RESOLVERS[kind]
         if chosen is None:
             return resolver(self, slots)
-        return resolver(self, slots, chosen)
+        if len(inspect.signature(resolver).parameters) > 2:
+            return resolver(self, slots, chosen)
+        # A reading that asked which layer without taking the answer itself: the layer it
+        # named is now the one chosen ("what is the total population?" "of the districts").
+        names = [layer["name"] for layer in self.layers
+                 if layer["layer_id"] in chosen or layer["name"] in chosen]  # fmt: skip
+        return resolver(self, {**slots, "layer": " and ".join(names)})
 
     def follow(self, outcome: Done) -> None:
         """Let the next clause start from what this one does."""

@@ -257,3 +257,21 @@ def join(items: list[str], word: str = "and") -> str:
     if len(items) <= 1:
         return "".join(items)
     return ", ".join(items[:-1]) + f" {word} " + items[-1]
+
+
+def by_value(mind: Mind, text: str) -> tuple[Layer, dict[str, Any]] | None:
+    """The layer whose features a word names by a value of one of its text fields ("the
+    bars": Cafes whose kind is "bar"), with that condition; None unless exactly one does."""
+    words = fold(re.sub(r"^(?:the|all(?: the)?|any) ", "", text.strip().lower())).strip()
+    if not words:
+        return None
+    wanted = {words, singular(words)}
+    found = [
+        (layer, {"field": field["name"], "op": "==", "value": value})
+        for layer in mind.layers
+        for field in layer.get("fields") or ()
+        if field.get("type") == "string"
+        for value in field.get("sample") or ()
+        if isinstance(value, str) and fold(value).lower() in wanted
+    ]
+    return found[0] if len(found) == 1 else None

@@ -31,6 +31,8 @@ MARKERS = ("der", "die", "das", "den", "dem", "des", "und", "auf", "nach", "mit"
 # Where a clause ends: the particle of a split verb comes just before.
 END = r"(?=\s*(?:[,.!?;]|$|bitte\b|und\b|dann\b))"
 REWRITES = [
+    (re.compile(r"\balles au(?:ss|ß)er (?P<what>.+?) (?:abdunkeln|ausgrauen|verdunkeln)\b"),
+     r"highlight \g<what>"),
     (re.compile(r"\b(\w+?)tausend\b"), r"\1 tausend"),  # "viertausend"
     (re.compile(r"\b(?:benenne|nenne) (?P<what>.+?) (?:in|zu|um in) (?P<name>[^\s\"]\S*)"
                 r"(?: um)?$"), r'rename \g<what> to "\g<name>"'),
@@ -57,6 +59,7 @@ REWRITES = [
     (re.compile(r"^(?P<x>.+?) (?:neigen|kippen)$"), r"tilt \g<x>"),
 ]  # fmt: skip
 AFTER = [
+    (re.compile(r"^(?P<what>.+?) to (?P<field>\S+) colour\b"), r"colour \g<what> by \g<field>"),
     # A separable verb's particle last: "Schneide die Flüsse auf Portugal zu".
     (re.compile(r"^(?P<all>clip .+) to$"), r"\g<all>"),
     (
@@ -70,6 +73,19 @@ AFTER = [
     ),
 ]
 PHRASES: dict[str, str] = {
+    "ist am kurzesten": "is the shortest",
+    "ist am langsten": "is the longest",
+    "am kurzesten": "the shortest",
+    "am langsten": "the longest",
+    "wie lang ist er": "",
+    "ausser": "except",
+    "alles ausser": "everything except",
+    "oder hoher": "or more",
+    "oder mehr": "or more",
+    "oder weniger": "or less",
+    "hoher": "higher",
+    "losch alles": "delete everything",
+    "losche alles": "delete everything",
     "konnten sie mir sagen": "tell me",
     "konnen sie mir sagen": "tell me",
     "kannst du mir sagen": "tell me",

@@ -49,6 +49,19 @@ REWRITES = [
 ]  # fmt: skip
 AFTER = common.NOUN_FIRST
 PHRASES: dict[str, str] = {
+    "entero": "",
+    "entera": "",
+    "todo menos": "everything except",
+    "todos menos": "everything except",
+    "todas menos": "everything except",
+    "europeas": "european",
+    "europeos": "european",
+    "europea": "european",
+    "europeo": "european",
+    "deshaz lo ultimo": "undo",
+    "lo ultimo": "the last change",
+    "llevame ahi": "take me there",
+    "lleva me ahi": "take me there",
     "pon el zoom en": "zoom to level",
     "pon el zoom a": "zoom to level",
     "el pais de": "the country of",

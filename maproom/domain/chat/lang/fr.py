@@ -23,11 +23,20 @@ REWRITES = [
     (re.compile(r"-(vous|tu|il|elle|on)\b"), r" \1"),  # "pourriez-vous"
     (re.compile(r"\bmet(?:s|tre|tez|s-moi|tez-moi)? (?P<what>.+?) en [ée]vidence\b"),
      r"highlight \g<what>"),
-    (re.compile(r"-(la|le|lui)\b"), " it"),  # "cache-la": hide it
+    (re.compile(r"-(la|le|lui)\b(?!-)"), " it"),  # "cache-la": hide it (not Aix-la-Chapelle)
     (re.compile(r"-(les|leur)\b"), " them"),
 ]  # fmt: skip
 AFTER = common.NOUN_FIRST
 PHRASES: dict[str, str] = {
+    "combien y a t il de": "how many",
+    "y a t il": "are there",
+    "boulangeries": "bakeries",
+    "boulangerie": "bakery",
+    "garde seulement": "only show",
+    "garde": "keep",
+    "etat": "state",
+    "zoome dessus": "zoom to it",
+    "dessus": "to it",
     "c' est": "",
     "le reste du monde": "",
     "pourriez vous me montrer": "show me",

@@ -55,6 +55,17 @@ REWRITES = [
 ]  # fmt: skip
 AFTER = common.NOUN_FIRST
 PHRASES: dict[str, str] = {
+    "destaca o": "highlight the",
+    "destaque o": "highlight the",
+    "por tipo": "by type",
+    "notas": "ratings",
+    "nota": "rating",
+    "a soma": "the sum",
+    "qual a": "what is the",
+    "manda": "move",
+    "la pra baixo": "to the bottom",
+    "pra baixo": "to the bottom",
+    "abaixo de todas as camadas": "",
     "com peso pelos": "weighted by",
     "com peso pela": "weighted by",
     "com peso por": "weighted by",

@@ -137,6 +137,16 @@ def failed(answer: Any) -> Fail | None:
 def count(mind: Mind, slots: dict[str, str]) -> Outcome | None:
     """ "how many cities are there", "how many districts have fewer than 1,000 people"."""
     layers, rest = split(mind, slots.get("rest", ""))
+    valued = targets.by_value(mind, re.sub(r" (?:are there|do (?:i|we) have|exist)$", "",
+                                           slots.get("rest", "")))  # fmt: skip
+    if layers is None and valued is not None:  # "how many bakeries are there"
+        answer = stats(mind, valued[0], None, valued[1])
+        if failed(answer):
+            return failed(answer)
+        mind.memory.named([valued[0]["layer_id"]])
+        total = valued[0].get("feature_count")
+        return Done([], [phrase("count_where", count=answer["count"], total=total,
+                                layer=valued[0]["name"])])  # fmt: skip
     if layers is None:
         return None
     if isinstance(layers, Ask):

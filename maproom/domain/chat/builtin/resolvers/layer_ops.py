@@ -58,7 +58,17 @@ def show(mind: Mind, slots: dict[str, str], chosen: list[str] | None = None) -> 
 
 @resolves("hide")
 def hide(mind: Mind, slots: dict[str, str], chosen: list[str] | None = None) -> Outcome | None:
-    """ "hide the cafes", "turn the rivers off"."""
+    """ "hide the cafes", "turn the rivers off"; "hide the bars" (no layer of that name, but
+    the Cafes' kind "bar") filters those features out."""
+    text = slots.get("layer") or ""
+    if chosen is None and text and targets.named(mind, text) is None:
+        valued = targets.by_value(mind, text)
+        if valued is not None:
+            layer, where = valued
+            action = {"type": "set_layer_filter", "layer_id": layer["layer_id"],
+                      "filter": {**where, "op": "!="}}  # fmt: skip
+            mind.memory.named([layer["layer_id"]])
+            return Done([action], [phrase("filtered_hide", layer=layer["name"])])
     return visibility(mind, slots, chosen, False)
 
 
