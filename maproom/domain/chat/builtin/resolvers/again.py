@@ -14,12 +14,20 @@ ON_A_LAYER = frozenset(
 )  # fmt: skip
 
 
+# What can be done again to another place.
+ON_A_PLACE = frozenset({"goto", "mask", "zoom_there", "place"})
+
+
 @resolves("same")
 def same(mind: Mind, slots: dict[str, str]) -> Outcome | None:
     """The last thing done, on the layer this clause names."""
     last = mind.done[-1] if mind.done else mind.memory.intent
     target = (slots.get("layer") or "").strip()
-    if not last or last.get("kind") not in ON_A_LAYER or not target:
+    if not last or not target:
+        return None
+    if last.get("kind") in ON_A_PLACE and "place" in last["slots"]:  # "the same for Berlin"
+        return mind.resolve(str(last["kind"]), {**last["slots"], "place": target})
+    if last.get("kind") not in ON_A_LAYER:
         return None
     again = {**last["slots"], "layer": target}
     return mind.resolve(str(last["kind"]), again)

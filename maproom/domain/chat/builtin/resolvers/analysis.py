@@ -120,7 +120,16 @@ def buffer(mind: Mind, slots: dict[str, str]) -> Outcome | None:
 @resolves("aggregate")
 def aggregate(mind: Mind, slots: dict[str, str]) -> Outcome | None:
     """ "count the sites in each district", "sum of visitors per district"."""
-    points = _one(mind, slots.get("points") or "")
+    points_text = slots.get("points") or ""
+    if not points_text and slots.get("field"):  # "total visitors per district": the points
+        having = [
+            layer
+            for layer in mind.layers
+            if layer["geometry_type"] == "Point"
+            and targets.field_named(slots["field"], targets.numeric_fields(layer))
+        ]
+        points_text = having[0]["name"] if len(having) == 1 else ""
+    points = _one(mind, points_text)
     polygons = _one(mind, slots.get("polygons") or "")
     if not isinstance(points, dict) or not isinstance(polygons, dict):
         return points if isinstance(points, Ask | Fail) else polygons if not isinstance(
