@@ -123,7 +123,9 @@ FIRST_RULES: list[tuple[str, str]] = [
         r"(?: (?:to the )?(?:left|right|clockwise|counter-?clockwise|anti-?clockwise))?"
         r"(?: (?P<by>more))?|"
         r"(?:reset|remove|undo|clear)(?: the)? (?P<reset>rotation|bearing)|"
-        r"(?:face|point) north(?: up)?|north up",
+        r"(?:face|point) north(?: up)?|north up|"
+        r"(?:turn|rotate|orient|spin)(?: the)?(?: map| view)?(?: so(?: that)?)? (?P<up>north|east|"
+        r"south|west) (?:is )?(?:at the top|on top|up|upwards|faces up)",
     ),
     (
         "tilt",
@@ -203,6 +205,7 @@ FIRST_RULES: list[tuple[str, str]] = [
     ),
     (
         "top",
+        r"(?:the )?(?:top|bottom) (?P<n6>\S+) (?P<sup6>" + SUP + r") (?P<layer6>.+?)|"
         r"(?:(?:what|which|who) (?:are|is|were|was)|list|show|name|give me|tell me|find)?"
         r"(?: me)?(?: the)? ?(?:(?P<n>\S+) )?(?P<sup>" + SUP + r") (?P<layer>.+?)"
         r"(?: (?:by|in terms of|based on) (?P<field>[\w ]+))?|"
@@ -239,7 +242,10 @@ FIRST_RULES: list[tuple[str, str]] = [
         r"(?: the)?)? (?P<rest2>.+ (?:with|whose|where|that|which|having|in|from|"
         r"without|of) .+)|"
         r"(?P<rest3>.+? (?:with|whose|where|that|which|having|rated|over|under|above|below|"
-        r"more|less|at least|at most|\d).*?) only",
+        r"more|less|at least|at most|\d).*?) only|"
+        r"filter(?: the)? (?P<rest5>.+?) (?:down )?to (?:those|the ones|ones|only those|only "
+        r"the ones|just those|just the ones) (?:with |that have |having |that are |which are "
+        r"|whose |where )?(?P<cond5>.+)",
     ),
     (
         "buffer",
@@ -283,6 +289,8 @@ FIRST_RULES: list[tuple[str, str]] = [
     ),
     (
         "label",
+        r"(?:put|show|add|write|display) (?:their|the|its) (?P<field9>names?|titles?|labels?) "
+        r"on (?:them|it|the map|the (?P<layer9>.+?))|"
         r"(?P<off>hide|remove|turn off|switch off|no|disable|drop)(?: the| all)? "
         r"(?:labels|names)(?: (?:of|on|for|from) (?:the )?(?P<layer>.+?))?(?: layer)?|"
         r"(?:label|annotate)(?: the)? (?P<layer2>.+?)(?: (?:with|by|using) (?:the |their |"

@@ -63,7 +63,10 @@ def _with_value(mind: Mind, text: str) -> tuple[Layer, dict[str, Any]] | Outcome
 def filter_layer(mind: Mind, slots: dict[str, str]) -> Outcome | None:
     """ "only show cities with more than 10 million people", "hide the districts with fewer
     than 1,000 people" (the filter keeps the others, and what it kept before)."""
-    found = _with_value(mind, slots.get("rest", ""))
+    rest = slots.get("rest", "")
+    if slots.get("cond"):  # "filter cities to those between 1 and 10 million people"
+        rest = f"{rest} {slots['cond']}"
+    found = _with_value(mind, rest)
     if not isinstance(found, tuple):
         return found
     layer, where = found

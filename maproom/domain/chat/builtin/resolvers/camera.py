@@ -138,6 +138,9 @@ def _move(mind: Mind, **view: float) -> dict[str, Any]:
 def rotate(mind: Mind, slots: dict[str, str]) -> Outcome | None:
     """ "rotate the map 45 degrees", "rotate left 30°", "face north", "reset the rotation"."""
     said = slots.get("clause", "")
+    up = {"east": 90.0, "south": 180.0, "west": -90.0}.get(slots.get("up") or "")
+    if up is not None:  # "turn the map so east is at the top"
+        return Done([_move(mind, bearing=up)], [phrase("bearing", degrees=f"{up:g}")])
     if slots.get("reset") or re.search(r"\bnorth(?: up)?\b|\breset\b|\bstraight\b", said):
         return Done([_move(mind, bearing=0)], [phrase("bearing_reset")])
     value = number(slots.get("degrees") or "")
