@@ -100,6 +100,16 @@ CAPABILITIES: list[tuple[str, Check]] = [
      says(*(f["properties"]["name"] for f in biggest("Cities", "population", 3)))),
     ("what's the smallest value in the districts?",
      says(str(min(f["properties"]["value"] for f in DATA["Districts"])))),
+    ("list the sites", says(*(f["properties"]["name"] for f in DATA["Sites"]))),
+    ("how many people live in District A?",
+     says(f"{feature('Districts', 'District A')['properties']['population']:,}")),
+    ("what's the average number of visitors at the sites?",
+     says(f"{sum(f['properties']['visitors'] for f in DATA['Sites']) / len(DATA['Sites']):,.2f}")),
+    ("how many cities have more than 10 million people?",
+     says(str(kept("Cities", lambda p: p["population"] > 10_000_000)))),
+    ("show me the cities in Spain",
+     lambda s, _: s["layers"]["Cities"]["filteredFeatureCount"]
+     == kept("Cities", lambda p: p["country"] == "Spain") or pytest.fail()),
     # acting on an answer
     ("take me to the biggest city", near(*TOKYO["geometry"]["coordinates"])),
     ("hide the districts with fewer than 1,000 people",

@@ -243,6 +243,8 @@ FIRST_RULES: list[tuple[str, str]] = [
         r"without|of) .+)|"
         r"(?P<rest3>.+? (?:with|whose|where|that|which|having|rated|over|under|above|below|"
         r"more|less|at least|at most|\d).*?) only|"
+        r"(?:show|display)(?: me)?(?: the| all(?: the)?)? (?P<rest6>.+? (?:with|whose|where|"
+        r"having|from|in|over|under|above|below) .+)|"
         r"filter(?: the)? (?P<rest5>.+?) (?:down )?to (?:those|the ones|ones|only those|only "
         r"the ones|just those|just the ones) (?:with |that have |having |that are |which are "
         r"|whose |where )?(?P<cond5>.+)",
@@ -327,6 +329,34 @@ FIRST_RULES: list[tuple[str, str]] = [
         r"(?:(?:make|create|show|draw|give)(?: me)? )?(?:an? )?heat ?map (?:of|for|from) "
         r"(?:the )?(?P<layer2>.+?),? (?:weighted|weighed|by) (?:by )?(?:the |their )?"
         r"(?P<weight2>[\w ]+)",
+    ),
+    (
+        "move_layer",
+        r"(?:move|bring|send|put|raise|lower|push|pull)(?: the)? (?P<layer>.+?)"
+        r"(?: layer)?"
+        r" (?P<where>up|down|higher|lower|forward|backward|backwards|to the (?:top"
+        r"|front|"
+        r"bottom|back)|on top|to top|to bottom|to front|to back|above everything|"
+        r"below everything|behind everything|in front)(?: of (?:everything|the others|"
+        r"all(?: the)? (?:other )?layers))?"
+        r"(?: (?:one|1|a) ?(?:level|step|place|position|layer|notch)?)?|"
+        r"(?:move|put|place|bring|send|draw|show|raise|lower|drop)?(?: the)? "
+        r"(?P<layer2>.+?)(?: layer)? (?P<rel>above|below|over|under|beneath|underneath"
+        r"|on top of|behind|in front of|on top|beneath|under) (?:the )?"
+        r"(?P<other>.+?)(?: layer)?",
+    ),
+    (
+        "names",
+        r"(?:list|name|tell me|give me|what are)(?: me)?(?: all)?(?: of)? the (?:names of "
+        r"(?:the |all (?:the )?)?)?(?P<layer>.+?)(?: names)?|"
+        r"what are the (?P<layer2>.+?) called|(?:list|name) (?:all )?(?:the )?(?P<layer3>.+)",
+    ),
+    (
+        "feature_value",
+        r"how many (?P<field>people|inhabitants|residents|visitors) (?:live in|are in|visit|"
+        r"does|do|has|have)(?: the)? (?P<feature>.+?)(?: have| get| has)?|"
+        r"what(?:'s| is) the (?P<field2>[\w ]+?) of (?P<feature2>.+)|"
+        r"how (?P<field3>long|big|large) is (?:the )?(?P<feature3>.+)",
     ),
     (
         "same",
@@ -430,18 +460,6 @@ RULES: list[tuple[str, str]] = [
                r"(?: layer)? (?:to|as|into) (?P<name2>.+)|(?:call|name)(?: the)? (?P<layer3>.+?)"
                r" layer "
                r"(?P<name3>.+)"),
-    ("move_layer", r"(?:move|bring|send|put|raise|lower|push|pull)(?: the)? (?P<layer>.+?)"
-                   r"(?: layer)?"
-                   r" (?P<where>up|down|higher|lower|forward|backward|backwards|to the (?:top"
-                   r"|front|"
-                   r"bottom|back)|on top|to top|to bottom|to front|to back|above everything|"
-                   r"below everything|behind everything|in front)(?: of (?:everything|the others|"
-                   r"all(?: the)? (?:other )?layers))?"
-                   r"(?: (?:one|1|a) ?(?:level|step|place|position|layer|notch)?)?|"
-                   r"(?:move|put|place|bring|send|draw|show|raise|lower|drop)?(?: the)? "
-                   r"(?P<layer2>.+?)(?: layer)? (?P<rel>above|below|over|under|beneath|underneath"
-                   r"|on top of|behind|in front of|on top|beneath|under) (?:the )?"
-                   r"(?P<other>.+?)(?: layer)?"),
     ("heatmap", r"(?:show|make|turn|display|render|draw|view|visuali[sz]e|change)(?: the)? "
                 r"(?P<layer>.+?)(?: layer)? (?:as|into|to) (?:a )?heat ?map|(?:make|create|show"
                 r"|draw)"

@@ -380,6 +380,14 @@ REPLIES: dict[str, Any] = {
     "data_error": "Ich konnte diese Daten nicht lesen: {reason}",
     "count": _count,
     "count_where": _count_where,
+    "names": lambda v: (
+        "{layer}: ".format(layer=v["layer"])
+        + ", ".join(v["names"])
+        + (" und {more} weitere.".format(more=shown(v["more"])) if v["more"] else ".")
+    ),
+    "feature_value": lambda v: "Der Wert von {field} für {feature} ist {value}.".format(
+        field=v["field"], feature=v["feature"], value=shown(v["value"])
+    ),
     "fields": _fields,
     "stat_min": "Der kleinste Wert von {field} in {layer} ist {value}.",
     "stat_max": "Der größte Wert von {field} in {layer} ist {value}.",

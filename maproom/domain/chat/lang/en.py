@@ -192,6 +192,11 @@ REPLIES: dict[str, Any] = {
         f"{shown(v['count'])} of the {shown(v['total'])} features of {v['layer']} match."
     ),
     "fields": _fields,
+    "names": lambda v: (
+        f"{v['layer']}: {', '.join(v['names'])}"
+        + (f" and {shown(v['more'])} more." if v["more"] else ".")
+    ),
+    "feature_value": lambda v: f"The {v['field']} of {v['feature']} is {shown(v['value'])}.",
     "stat_min": "The smallest {field} in {layer} is {value}.",
     "stat_max": "The largest {field} in {layer} is {value}.",
     "stat_min_named": "The smallest {field} in {layer} is {value} ({name}).",

@@ -366,6 +366,14 @@ REPLIES: dict[str, Any] = {
     "data_error": "No pude leer esos datos: {reason}",
     "count": _count,
     "count_where": _count_where,
+    "names": lambda v: (
+        "{layer}: ".format(layer=v["layer"])
+        + ", ".join(v["names"])
+        + (" y {more} más.".format(more=shown(v["more"])) if v["more"] else ".")
+    ),
+    "feature_value": lambda v: "El valor de {field} de {feature} es {value}.".format(
+        field=v["field"], feature=v["feature"], value=shown(v["value"])
+    ),
     "fields": _fields,
     "stat_min": "El valor más bajo de {field} en {layer} es {value}.",
     "stat_max": "El valor más alto de {field} en {layer} es {value}.",

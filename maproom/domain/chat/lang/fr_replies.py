@@ -377,6 +377,14 @@ REPLIES: dict[str, Any] = {
     "data_error": "Je n'ai pas pu lire ces données\u00a0: {reason}",
     "count": _count,
     "count_where": _count_where,
+    "names": lambda v: (
+        "{layer}\u202f: ".format(layer=v["layer"])
+        + ", ".join(v["names"])
+        + (" et {more} de plus.".format(more=shown(v["more"])) if v["more"] else ".")
+    ),
+    "feature_value": lambda v: "La valeur de {field} de {feature} est {value}.".format(
+        field=v["field"], feature=v["feature"], value=shown(v["value"])
+    ),
     "fields": _fields,
     "stat_min": "La plus petite valeur de {field} dans {layer} est {value}.",
     "stat_max": "La plus grande valeur de {field} dans {layer} est {value}.",

@@ -369,6 +369,14 @@ REPLIES: dict[str, Any] = {
     "data_error": "Não consegui ler esses dados: {reason}",
     "count": _count,
     "count_where": _count_where,
+    "names": lambda v: (
+        "{layer}: ".format(layer=v["layer"])
+        + ", ".join(v["names"])
+        + (" e mais {more}.".format(more=shown(v["more"])) if v["more"] else ".")
+    ),
+    "feature_value": lambda v: "O valor de {field} de {feature} é {value}.".format(
+        field=v["field"], feature=v["feature"], value=shown(v["value"])
+    ),
     "fields": _fields,
     "stat_min": "O valor mais baixo de {field} em {layer} é {value}.",
     "stat_max": "O valor mais alto de {field} em {layer} é {value}.",

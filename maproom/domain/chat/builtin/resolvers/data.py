@@ -188,10 +188,18 @@ def fields(mind: Mind, slots: dict[str, str]) -> Outcome | None:
 def stat(mind: Mind, slots: dict[str, str]) -> Outcome | None:
     """ "what's the smallest value in the districts", "average population of the counties"."""
     kind = STATS.get((slots.get("stat") or "").lower())
-    field_text = (slots.get("field") or "").strip() or "value"
+    field_text = re.sub(
+        r"^(?:number|amount|count|quantity) of ", "", (slots.get("field") or "").strip()
+    )
+    field_text = field_text or "value"
+    layer_text = slots.get("layer") or ""
+    counted = re.match(r"(.+?) (?:at|in|of|for|across|among) (?:the |all(?: the)? )?(.+)$",
+                       layer_text)  # fmt: skip
+    if field_text in ("number", "amount", "count", "quantity") and counted:
+        field_text, layer_text = counted.group(1), counted.group(2)  # "number of visitors at"
     if kind is None or not (slots.get("field") or slots.get("layer")):
         return None
-    layers, rest = split(mind, slots.get("layer") or "")
+    layers, rest = split(mind, layer_text)
     layer = one_layer(mind, "", field_text) if layers is None and not rest else None
     if isinstance(layers, list):
         layer = layers[0] if len(layers) == 1 else targets.which(layers)
@@ -401,4 +409,52 @@ def feature_named(mind: Mind, text: str) -> Outcome | None:
         for row in features(mind, layer, where, None, "asc", 5):
             if fold(feature_name(layer, row)) == wanted:
                 return _go(mind, layer, row)
+    return None
+
+
+NAMES_SHOWN = 15  # feature names listed in a reply at most
+SIZE_WORDS = {"long": "length", "big": "area", "large": "area"}
+
+
+@resolves("names")
+def names(mind: Mind, slots: dict[str, str]) -> Outcome | None:
+    """ "list the sites", "what are the names of the cities": their features' names."""
+    text = (slots.get("layer") or "").strip()
+    if fold(text) in targets.EVERYTHING or fold(text) in ("layers", "my layers", "the layers"):
+        return None  # "list the layers" lists the layers
+    layer = one_layer(mind, text)
+    if not isinstance(layer, dict):
+        return layer
+    if layer["layer_type"] != "geojson":
+        return None
+    rows = features(mind, layer, None, None, "asc", NAMES_SHOWN + 1)
+    shown_names = [feature_name(layer, row) for row in rows[:NAMES_SHOWN]]
+    more = max(0, int(layer.get("feature_count") or 0) - len(shown_names))
+    mind.memory.named([layer["layer_id"]])
+    return Done([], [phrase("names", layer=layer["name"], names=shown_names, more=more)])
+
+
+@resolves("feature_value")
+def feature_value(mind: Mind, slots: dict[str, str]) -> Outcome | None:
+    """ "how many people live in District A", "what is the length of the Tagus": a value of
+    a feature named by its name."""
+    wanted = fold(slots.get("feature") or "").removeprefix("the ").strip(" ?")
+    field_text = slots.get("field") or ""
+    field_text = SIZE_WORDS.get(field_text, field_text)
+    if not wanted or not field_text:
+        return None
+    for layer in mind.layers:
+        names_ = [f for f in layer.get("fields") or [] if fold(f["name"]) in NAME_FIELDS]
+        if layer["layer_type"] != "geojson" or not names_:
+            continue
+        field = targets.field_named(field_text, targets.numeric_fields(layer))
+        if field is None:
+            continue
+        where = {"field": names_[0]["name"], "op": "contains", "value": wanted}
+        for row in features(mind, layer, where, None, "asc", 5):
+            if fold(feature_name(layer, row)) == wanted:
+                value = (row.get("properties") or {}).get(field["name"])
+                mind.memory.named([layer["layer_id"]])
+                return Done([], [phrase("feature_value", feature=feature_name(layer, row),
+                                        field=field["name"], value=value)])  # fmt: skip
     return None
