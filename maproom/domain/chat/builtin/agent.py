@@ -97,7 +97,10 @@ class Talk:
     # --- reading -------------------------------------------------------------------------------
 
     async def answer(self, message: str) -> None:
-        """Understand a message and act on it."""
+        """Understand a message and act on it; an aside in parentheses ("(value)",
+        "(monument, museum, park)") is left out unless the message is in quotes."""
+        if '"' not in message:
+            message = re.sub(r"\s*\([^()]*\)", "", message).strip() or message
         english = lang.english(message, self.code, self.protected)
         reason = grammar.refusal(english.casefold()) or grammar.refusal(lang.fold(message))
         if reason is not None:

@@ -29,6 +29,7 @@ AMOUNT += (
     r"| more| a lot more| a bit more| all the way| twice| thrice| once| again| by \S+(?: levels?)?"
 )
 AMOUNT += (
+    r"| a (?:couple|few)(?: of)?(?: (?:levels?|times|steps|notches))?"
     r"| \S+ (?:more )?(?:levels?|times?|steps?|notches?|clicks?)| [\d.,]+"
     r"| (?:one|two|three|four|five|six|seven|eight|nine|ten)))*"
 )
@@ -119,7 +120,8 @@ FIRST_RULES: list[tuple[str, str]] = [
     (
         "rotate",
         r"(?:rotate|turn|spin|orient|set the bearing|bearing)(?: the)?(?: map| view| camera)?"
-        r"(?: by| to)?(?: (?P<degrees>-?\S+) ?(?:degrees?|deg|°)?)?"
+        r"(?: by| to)?(?: an?)?(?: bearing| heading| angle)?(?: of)?"
+        r"(?: (?P<degrees>-?\S+) ?(?:degrees?|deg|°)?)?"
         r"(?: (?:to the )?(?:left|right|clockwise|counter-?clockwise|anti-?clockwise))?"
         r"(?: (?P<by>more))?|"
         r"(?:reset|remove|undo|clear)(?: the)? (?P<reset>rotation|bearing)|"
@@ -137,7 +139,8 @@ FIRST_RULES: list[tuple[str, str]] = [
         r"(?:make it|show it|view|show|switch to|go|give me)(?: (?:in|a|the))? "
         r"(?:3d|3-d|three.dimensional|perspective)(?: view| mode| map)?|"
         r"(?:3d|3-d|perspective)(?: view| mode| map)?(?: please)?|"
-        r"(?P<flat>(?:make it |go back to |back to |view )?(?:flat|2d|top.down)"
+        r"(?P<flat>(?:make it |make the (?:map|view) |go back to |back to |view )?"
+        r"(?:flat|2d|top.down)"
         r"(?: view| again| map)?|untilt(?: the map)?|"
         r"(?:reset|remove|undo|clear)(?: the)? (?:tilt|pitch)|look straight down)",
     ),
@@ -328,7 +331,9 @@ FIRST_RULES: list[tuple[str, str]] = [
         r"weighed) by (?:the |their )?(?P<weight>[\w ]+)|"
         r"(?:(?:make|create|show|draw|give)(?: me)? )?(?:an? )?heat ?map (?:of|for|from) "
         r"(?:the )?(?P<layer2>.+?),? (?:weighted|weighed|by) (?:by )?(?:the |their )?"
-        r"(?P<weight2>[\w ]+)",
+        r"(?P<weight2>[\w ]+)|"
+        r"(?:make|turn)(?: the)? (?P<layer3>.+?) (?:into )?an? heat ?map,? (?:weighted|weighed) "
+        r"by (?:the |their )?(?P<weight3>[\w ]+)",
     ),
     (
         "move_layer",
@@ -417,9 +422,13 @@ RULES: list[tuple[str, str]] = [
                r"stop (?:highlighting|masking)(?: .+)?|"
                r"no (?:more )?(?:mask|highlight|highlighting)s?|"
                r"show all countries|(?:take|turn) (?:off|away) the (?:mask|highlight)"),
-    ("mask", r"(?:highlight|mask|spotlight|isolate|emphasi[sz]e|outline|focus on|shade|grey out"
-             r"|gray out|dim|darken)(?: everything| all| the rest| the world| other countries)?"
-             r"(?: (?:outside|except|but|apart from|besides|other than|around))?(?: the country"
+    ("mask", r"(?:switch|change|move|set)(?: the)? (?:highlight(?:ed)? country|highlight|mask|"
+             r"country mask) to (?P<place2>.+?)(?: instead)?|"
+             r"(?:mask out|black out|highlight|mask|spotlight|isolate|emphasi[sz]e|outline|"
+             r"focus on|shade|grey out|gray out|dim|darken)"
+             r"(?: everything| all| the rest| the world| other countries)?"
+             r"(?: (?:outside(?: of)?|except|but|apart from|besides|other than|around))?"
+             r"(?: the country"
              r"(?: of)?)? (?P<place>.+?)(?: in (?P<color>[#\w ]+))?(?: on the map)?"),
     ("basemap_category", r"(?P<verb>hide|show|turn off|turn on|switch off|switch on|remove|disable|"
                          r"enable|toggle|display)(?: the| all)? (?P<cats>(?:" + CATEGORY_WORDS +

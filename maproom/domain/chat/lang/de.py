@@ -73,6 +73,14 @@ AFTER = [
     ),
 ]
 PHRASES: dict[str, str] = {
+    "kannst du auf": "zoom to",
+    "zoomen": "",
+    "mach aus den": "make the",
+    "eine heatmap": "a heatmap",
+    "besucherzahl": "visitors",
+    "auf der grundkarte": "on the basemap",
+    "landermaske": "country mask",
+    "die landermaske": "the country mask",
     "ist am kurzesten": "is the shortest",
     "ist am langsten": "is the longest",
     "am kurzesten": "the shortest",

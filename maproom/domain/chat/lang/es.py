@@ -49,6 +49,13 @@ REWRITES = [
 ]  # fmt: skip
 AFTER = common.NOUN_FIRST
 PHRASES: dict[str, str] = {
+    "tiene mas": "has the most",
+    "tienen mas": "have the most",
+    "tiene menos": "has the fewest",
+    "o mas": "or more",
+    "o menos": "or less",
+    "lleva me alli": "take me there",
+    "llevame alli": "take me there",
     "entero": "",
     "entera": "",
     "todo menos": "everything except",

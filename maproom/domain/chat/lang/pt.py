@@ -55,6 +55,13 @@ REWRITES = [
 ]  # fmt: skip
 AFTER = common.NOUN_FIRST
 PHRASES: dict[str, str] = {
+    "afinal": "",
+    "poe etiquetas com o nome em": "label by name",
+    "poe etiquetas em": "label",
+    "em cada um dos": "",
+    "apenas as de": "only the ones in",
+    "apenas os de": "only the ones in",
+    "anula isso": "undo that",
     "destaca o": "highlight the",
     "destaque o": "highlight the",
     "por tipo": "by type",

@@ -32,6 +32,8 @@ def levels(text: str) -> float | None:
         return 0.5
     if re.search(r"lot|much|way|far", said):
         return 3.0
+    if re.match(r"a (?:couple|few)\b", said):
+        return 2.0 if "couple" in said else 3.0
     found = re.search(
         r"(?:by )?(\S+)(?: more)?(?: levels?| times?| steps?| notches?| clicks?)?$", said
     )

@@ -14,7 +14,12 @@ MAX_STEPS = 20
 
 def _steps(slots: dict[str, str]) -> int | None:
     said = (slots.get("count") or "").strip()
-    if not said:
+    said = re.sub(r"^(?:the )?(?:last|latest|previous)\b ?", "", said)
+    if not said or re.fullmatch(
+        r"(?:that|it|this|the|one|change|action|step|edit|thing|move|(?:that|this|the|my) "
+        r"(?:change|action|step|edit|thing|move|one))(?: please| again)?",
+        said,
+    ):
         return 1
     found = re.search(r"(\S+)(?: (?:times|changes|steps|things|actions|edits))?$", said)
     value = number(found.group(1)) if found else None
