@@ -78,4 +78,4 @@ def test_schemathesis_finds_nothing(tmp_path: Path) -> None:
     assert "0 failures" in summary or "passed" in summary, summary
 
 
-pytestmark = pytest.mark.fuzz
+pytestmark = [pytest.mark.fuzz, pytest.mark.slow]  # two minutes: kept for `-m slow`

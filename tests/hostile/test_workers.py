@@ -56,6 +56,7 @@ async def test_a_burst_on_fresh_connections_counts_exactly(tmp_path: Path, pg_se
     assert "counting in this worker" not in logs
 
 
+@pytest.mark.slow  # waits out the sweep's grace: forty seconds
 def test_a_killed_worker_s_objects_are_swept_after_the_grace(
     tmp_path: Path, pg_server: str
 ) -> None:
