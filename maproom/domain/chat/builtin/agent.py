@@ -35,9 +35,10 @@ from maproom.domain.chat.turn import Turn, bad_actions
 from maproom.errors import BadRequest, MaproomError
 
 __all__ = ["BuiltinAgent", "resolvers"]
-FILLER = frozenset(
-    "the one in of a an i mean meant please that this near by at layer layers ones option".split()  # noqa: SIM905
-)
+FILLER = frozenset({
+    "the", "one", "in", "of", "a", "an", "i", "mean", "meant", "please", "that", "this", "near",
+    "by", "at", "layer", "layers", "ones", "option", "to", "with", "for",
+})  # fmt: skip
 ORDINALS = ["first", "second", "third", "fourth", "fifth"]
 ATTEMPTS = 5  # readings of one message, each with more data fetched
 

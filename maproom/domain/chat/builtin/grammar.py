@@ -364,6 +364,14 @@ FIRST_RULES: list[tuple[str, str]] = [
         r"how (?P<field3>long|big|large) is (?:the )?(?P<feature3>.+)",
     ),
     (
+        "instead",
+        r"(?:use|with|make it|try|now|and|but)(?: in| with)? (?P<classes>\S+) classes"
+        r"(?: instead)?|"
+        r"(?:use|try|with)(?: the)? (?P<field>[\w ]+?) field(?: for (?:them|it|those))?"
+        r"(?: instead)?|"
+        r"(?:the same|same)(?: thing)? but (?:in |with )?(?P<classes2>\S+) classes",
+    ),
+    (
         "same",
         r"(?:do |make |apply )?(?:the same|same thing|likewise|the same thing|that too|"
         r"same)(?: (?:for|to|with|on) (?:the )?(?P<layer>.+?))?(?: too| as well)?|"

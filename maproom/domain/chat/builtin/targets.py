@@ -108,6 +108,8 @@ def named(mind: Mind, text: str) -> list[Layer] | Ask | None:
     if not mind.layers:
         return None
     said = bare(text)
+    if said in ("the", "a", "an"):  # "zoom to the layer": the rule kept only the article
+        said = "the layer"
     if text.strip().lower() in PRONOUNS or said in PRONOUNS or (not said and text.strip()):
         return referred(mind)
     if said in EVERYTHING:

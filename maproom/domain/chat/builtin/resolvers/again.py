@@ -31,3 +31,21 @@ def same(mind: Mind, slots: dict[str, str]) -> Outcome | None:
         return None
     again = {**last["slots"], "layer": target}
     return mind.resolve(str(last["kind"]), again)
+
+
+@resolves("instead")
+def instead(mind: Mind, slots: dict[str, str]) -> Outcome | None:
+    """The last thing done, with another number of classes or another field: "use 3 classes
+    instead", "use the kind field for them instead", "the same but in 3 classes"."""
+    last = mind.done[-1] if mind.done else mind.memory.intent
+    if not last or last.get("kind") not in ON_A_LAYER:
+        return None
+    again = dict(last["slots"])
+    if slots.get("classes"):
+        again["opts"] = f"in {slots['classes']} classes"
+        again["clause"] = f"in {slots['classes']} classes"
+    elif slots.get("field"):
+        again["field"] = slots["field"]
+    else:
+        return None
+    return mind.resolve(str(last["kind"]), again)
