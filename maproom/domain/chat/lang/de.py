@@ -73,6 +73,12 @@ AFTER = [
     ),
 ]
 PHRASES: dict[str, str] = {
+    "wiederholen": "redo",
+    "weltansicht": "world view",
+    "zuruck zur": "back to the",
+    "zuruck zum": "back to the",
+    "ausgangsansicht": "initial view",
+    "satellitenkarte": "satellite map",
     "kannst du auf": "zoom to",
     "zoomen": "",
     "mach aus den": "make the",

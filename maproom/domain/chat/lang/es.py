@@ -49,6 +49,15 @@ REWRITES = [
 ]  # fmt: skip
 AFTER = common.NOUN_FIRST
 PHRASES: dict[str, str] = {
+    "muevete": "move",
+    "muevete al": "move to the",
+    "satelital": "satellite",
+    "pon el mapa satelital": "switch to satellite",
+    "pon el mapa en modo satelite": "switch to satellite",
+    "modo satelite": "satellite mode",
+    "usa el mapa": "switch to the map",
+    "usa": "use",
+    "vista satelital": "satellite view",
     "tiene mas": "has the most",
     "tienen mas": "have the most",
     "tiene menos": "has the fewest",

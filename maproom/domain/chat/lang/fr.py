@@ -13,6 +13,7 @@ MARKERS = ("le", "les", "du", "des", "et", "sur", "dans", "pour", "moi", "une", 
            "est", "sont", "il", "y", "vers", "svp", "stp", "merci", "couche", "couches",
            "combien", "quelle", "quelles", "quel", "quels", "plus", "l", "d", "qu")  # fmt: skip
 REWRITES = [
+    (re.compile(r"(\w)-t-(il|elle|on)\b"), r"\1 t \2"),  # "y a-t-il"
     (re.compile(r"\bn['\u2019] ?(?:affiche|montre|garde)s? (?:plus )?que\b"), "only show"),
     # Elisions: "l'Allemagne", "d'habitants", "qu'il" are two words.
     (re.compile(r"\b(l|d|qu|j|n|s|c|m|t|jusqu|lorsqu|puisqu)['\u2019](?=\w)"), r"\1' "),
@@ -28,6 +29,10 @@ REWRITES = [
 ]  # fmt: skip
 AFTER = common.NOUN_FIRST
 PHRASES: dict[str, str] = {
+    "retablir": "redo",
+    "vue du monde": "world view",
+    "y a t elle": "are there",
+    "mode satellite": "satellite mode",
     "remets la carte a plat": "make the map flat",
     "a plat": "flat",
     "orientee vers le nord": "north up",

@@ -55,6 +55,10 @@ REWRITES = [
 ]  # fmt: skip
 AFTER = common.NOUN_FIRST
 PHRASES: dict[str, str] = {
+    "volta a vista inicial": "reset the view",
+    "satelital": "satellite",
+    "modo satelite": "satellite mode",
+    "mexe o mapa": "move the map",
     "afinal": "",
     "poe etiquetas com o nome em": "label by name",
     "poe etiquetas em": "label",
