@@ -110,6 +110,11 @@ CAPABILITIES: list[tuple[str, Check]] = [
     ("show me the cities in Spain",
      lambda s, _: s["layers"]["Cities"]["filteredFeatureCount"]
      == kept("Cities", lambda p: p["country"] == "Spain") or pytest.fail()),
+    ("which cities have more than 20 million people?",
+     says(*(f["properties"]["name"] for f in DATA["Cities"]
+            if f["properties"]["population"] > 20_000_000))),
+    ("give every district a different colour", renderer("Districts", type="categorized")),
+    ("colour the districts by population", renderer("Districts", type="graduated")),
     # acting on an answer
     ("take me to the biggest city", near(*TOKYO["geometry"]["coordinates"])),
     ("hide the districts with fewer than 1,000 people",
@@ -179,6 +184,16 @@ async def test_an_ambiguous_target_is_asked_in_the_message_language(
     assert reply["question"] is not None and word in reply["question"]["text"], reply
     assert set(reply["question"]["options"]) == set(DATA)
     assert await state(understanding_api, project) == before
+
+
+async def test_instead_changes_what_the_turn_before_did(
+    understanding_api: httpx.AsyncClient,
+) -> None:
+    project = await world(understanding_api)
+    await chat(understanding_api, project, "colour the districts by population")
+    await chat(understanding_api, project, "use 3 classes instead")
+    ranges = (await state(understanding_api, project))["layers"]["Districts"]["style"]["renderer"]
+    assert ranges["field"] == "population" and len(ranges["ranges"]) == 3
 
 
 async def test_them_refers_to_the_layer_of_the_turn_before(

@@ -221,6 +221,12 @@ FIRST_RULES: list[tuple[str, str]] = [
         r"(?P<field4>[\w ]+))?",
     ),
     (
+        "names",
+        r"(?:which|what) (?P<layer5>[\w ]+? (?:have|has|with|are|is|whose|where|that have|that "
+        r"are|that has) (?:more|less|fewer|over|under|above|below|at least|at most|between|"
+        r"in|from|an?|the|no|not) .+)",
+    ),
+    (
         "categories",
         r"(?:what|which|list(?: all)?|show me|name)(?: the)?(?: different| distinct|"
         r" unique| possible)? (?P<what>kinds|types|sorts|categories|classes|values|"
@@ -362,6 +368,12 @@ FIRST_RULES: list[tuple[str, str]] = [
         r"does|do|has|have)(?: the)? (?P<feature>.+?)(?: have| get| has)?|"
         r"what(?:'s| is) the (?P<field2>[\w ]+?) of (?P<feature2>.+)|"
         r"how (?P<field3>long|big|large) is (?:the )?(?P<feature3>.+)",
+    ),
+    (
+        "colour_each",
+        r"(?:give|make|colou?r|paint|show)(?: every| each| all(?: the)?| the)? (?P<layer>.+?) "
+        r"(?:in |with )?(?:a |an )?(?:different|unique|distinct|separate|its own|their own) "
+        r"colou?rs?|(?:colou?r|paint) (?:every|each) (?P<layer2>.+?) differently",
     ),
     (
         "instead",
@@ -584,7 +596,7 @@ TYPED = frozenset(
 )
 SEPARATORS = re.compile(
     r"(?:,? and then |,? then |; |\. |, and | and also | also | and |, (?=\w)"
-    r"| (?=without |with no )|,? but (?=not ))"
+    r"| (?=without |with no )|,? but (?=not )| (?=with \d+ ?% opacity))"
 )
 
 

@@ -25,6 +25,7 @@ from maproom.domain.chat.builtin.gazetteer import Gazetteer, fold
 from maproom.domain.chat.builtin.memory import Memory
 from maproom.domain.chat.builtin.outcome import Ask, DataKey, Done, Fail, Need, Outcome
 from maproom.domain.chat.builtin.text import COMMAND_WORDS, COMMON, Spelled, normalise
+from maproom.domain.chat.lang.common import NOUNS
 
 Resolver = Callable[..., Outcome | None]
 RESOLVERS: dict[str, Resolver] = {}
@@ -67,7 +68,8 @@ class Mind:
         self.language = language
         self.protected = [layer["name"] for layer in self.layers]
         words = {word for name in self.protected for word in self.gloss(name).split()}
-        self.edge = MENTION_EDGE - words - {targets.singular(word) for word in words}
+        self.layer_words = words | {targets.singular(word) for word in words}
+        self.edge = MENTION_EDGE - self.layer_words
         self.done: list[dict[str, Any]] = []  # the intents acted on, for "the same"
 
     @property
@@ -181,7 +183,13 @@ class Mind:
         found = targets.mention(self, spelled.words)
         if found is None:
             yield from keywords.guess(spelled.text, None)
-            if self.memory.layers:  # "make the rivers thicker and dark blue"
+            # "make the rivers thicker and dark blue": the second clause is about the rivers;
+            # but "the rivers" with no such layer is about no other layer
+            names_other = any(
+                word.lower() in NOUNS and word.lower() not in self.layer_words
+                for word in spelled.words
+            )
+            if self.memory.layers and not names_other:
                 yield from keywords.guess(spelled.text, "it", spelled.text)
             return
         start, end = found

@@ -422,12 +422,31 @@ def names(mind: Mind, slots: dict[str, str]) -> Outcome | None:
     text = (slots.get("layer") or "").strip()
     if fold(text) in targets.EVERYTHING or fold(text) in ("layers", "my layers", "the layers"):
         return None  # "list the layers" lists the layers
-    layer = one_layer(mind, text)
-    if not isinstance(layer, dict):
-        return layer
+    layers, rest = split(mind, text)  # "which counties have more than 5000 people"
+    if isinstance(layers, Ask):
+        return layers
+    found: Layer | Ask | Fail | None = (
+        layers[0] if isinstance(layers, list) and len(layers) == 1 else None
+    )
+    if found is None:
+        found, rest = one_layer(mind, text), ""
+    if not isinstance(found, dict):
+        return found
+    layer = found
     if layer["layer_type"] != "geojson":
         return None
-    rows = features(mind, layer, None, None, "asc", NAMES_SHOWN + 1)
+    where = condition(mind, layer, rest) if rest.strip() else None
+    if isinstance(where, Fail):
+        return where
+    rows = features(mind, layer, where, None, "asc", NAMES_SHOWN + 1)
+    if where is not None:
+        matched = stats(mind, layer, None, where)
+        if failed(matched):
+            return failed(matched)
+        names_ = [feature_name(layer, row) for row in rows[:NAMES_SHOWN]]
+        mind.memory.named([layer["layer_id"]])
+        more = max(0, int(matched.get("count") or 0) - len(names_))
+        return Done([], [phrase("names", layer=layer["name"], names=names_ or ["-"], more=more)])
     shown_names = [feature_name(layer, row) for row in rows[:NAMES_SHOWN]]
     more = max(0, int(layer.get("feature_count") or 0) - len(shown_names))
     mind.memory.named([layer["layer_id"]])

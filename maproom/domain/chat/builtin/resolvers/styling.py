@@ -13,8 +13,9 @@ import re
 from typing import Any
 
 from maproom.domain.chat.builtin import colours, targets
+from maproom.domain.chat.builtin.gazetteer import fold
 from maproom.domain.chat.builtin.mind import Mind, resolves
-from maproom.domain.chat.builtin.outcome import Done, Fail, Outcome, phrase
+from maproom.domain.chat.builtin.outcome import Ask, Done, Fail, Outcome, phrase
 from maproom.domain.chat.builtin.resolvers import data
 from maproom.domain.chat.builtin.targets import Layer, names_of, with_layers
 from maproom.domain.chat.builtin.text import number
@@ -354,3 +355,16 @@ def _label_field(layer: Layer, text: str) -> str | Fail:
         names = ", ".join(f["name"] for f in fields) or "-"
         return Fail(phrase("no_field", layer=layer["name"], field=text, fields=names))
     return str(found["name"])
+
+
+@resolves("colour_each")
+def colour_each(mind: Mind, slots: dict[str, str]) -> Outcome | None:
+    """ "give every county a different colour": one colour per feature, by its name field."""
+    layers = targets.named(mind, slots.get("layer") or "")
+    if not isinstance(layers, list) or len(layers) != 1:
+        return layers if isinstance(layers, Ask) else None
+    texts = [f for f in layers[0].get("fields") or [] if f.get("type") == "string"]
+    named = [f for f in texts if fold(f["name"]) in ("name", "title", "label")] or texts
+    if not named:
+        return None
+    return mind.resolve("classify", {"layer": layers[0]["name"], "field": named[0]["name"]})
