@@ -115,6 +115,10 @@ CAPABILITIES: list[tuple[str, Check]] = [
             if f["properties"]["population"] > 20_000_000))),
     ("give every district a different colour", renderer("Districts", type="categorized")),
     ("colour the districts by population", renderer("Districts", type="graduated")),
+    ("zoom into District I please",
+     near(*feature("Districts", "District I")["geometry"]["coordinates"][0][0], km=30)),
+    ("take me to the Oceanarium", near(*feature("Sites", "Oceanarium")["geometry"]["coordinates"],
+                                       km=5)),
     # acting on an answer
     ("take me to the biggest city", near(*TOKYO["geometry"]["coordinates"])),
     ("hide the districts with fewer than 1,000 people",

@@ -404,7 +404,9 @@ RULES: list[tuple[str, str]] = [
              r"(?: (?:are there|do i have|do we have|on the map|in (?:this|the) (?:map|project)"
              r"|you have))?|what(?:'s| is| are)? (?:on|in) (?:the|this|my) (?:map|project)|"
              r"what (?:layers|data) (?:are there|do i have|do we have|are on the map|is there|"
-             r"is on the map)|which layers(?: .*)?|how many layers(?: .*)?"),
+             r"is on the map)|which layers(?: .*)?|how many layers(?: .*)?|"
+             r"what does (?:the|this|my) (?:map|project) (?:show|contain|have)(?: .*)?|"
+             r"is there (?:a|any) (?:layer|dataset|data) (?:about|of|with|for|on) .+"),
     ("home", r"(?:reset|restore|recenter|re-center)(?: the)?(?: map| view| camera| zoom| position)*"
              r"(?: to (?:the )?(?:default|start|beginning|world|home|original)(?: view)?)?|"
              r"(?:go |take me |bring me )?(?:back )?home|(?:go )?back to (?:the )?(?:start|home|"

@@ -338,6 +338,15 @@ def categories(mind: Mind, slots: dict[str, str]) -> Outcome | None:
     return None
 
 
+def name_fields(layer: Layer) -> list[dict[str, Any]]:
+    """The fields that name a layer's features: "name" and its like, else the text field
+    called after the layer ("county" in Counties)."""
+    fields = layer.get("fields") or []
+    named = [f for f in fields if fold(f["name"]) in NAME_FIELDS]
+    called = singular(fold(layer["name"]).split()[-1]) if layer["name"].strip() else ""
+    return named or [f for f in fields if f.get("type") == "string" and fold(f["name"]) == called]
+
+
 def feature_name(layer: Layer, feature: dict[str, Any]) -> str:
     """How a reply names a feature: its name field, else its first text value, else its id."""
     props = feature.get("properties") or {}
@@ -400,9 +409,10 @@ def _go(mind: Mind, layer: Layer, feature: dict[str, Any]) -> Outcome:
 
 def feature_named(mind: Mind, text: str) -> Outcome | None:
     """A feature a phrase names by its name ("zoom to District D", "fly to Belém Tower")."""
+    text = re.sub(r"^(?:the|a|an) ", "", text.strip(), flags=re.IGNORECASE)
     wanted = fold(text)
     for layer in mind.layers:
-        names = [f for f in layer.get("fields") or [] if fold(f["name"]) in NAME_FIELDS]
+        names = name_fields(layer)
         if layer["layer_type"] != "geojson" or not names:
             continue
         where = {"field": names[0]["name"], "op": "contains", "value": text.strip()}
@@ -463,7 +473,7 @@ def feature_value(mind: Mind, slots: dict[str, str]) -> Outcome | None:
     if not wanted or not field_text:
         return None
     for layer in mind.layers:
-        names_ = [f for f in layer.get("fields") or [] if fold(f["name"]) in NAME_FIELDS]
+        names_ = name_fields(layer)
         if layer["layer_type"] != "geojson" or not names_:
             continue
         field = targets.field_named(field_text, targets.numeric_fields(layer))

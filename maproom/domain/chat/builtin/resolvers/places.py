@@ -16,6 +16,7 @@ from maproom.domain.chat.builtin import colours, keywords, targets
 from maproom.domain.chat.builtin.gazetteer import Found, Place, fold
 from maproom.domain.chat.builtin.mind import Mind, resolves
 from maproom.domain.chat.builtin.outcome import Ask, Done, Fail, Outcome, phrase
+from maproom.domain.chat.builtin.resolvers import data
 from maproom.domain.chat.builtin.text import COMMAND_WORDS, COMMON, Spelled, number
 from maproom.geo import camera
 
@@ -147,11 +148,19 @@ def goto(mind: Mind, slots: dict[str, str]) -> Outcome | None:
     text = slots.get("place", "").strip()
     if not text:
         return None
+    words = fold(text).split()
+    if len(words) > 1 and any(word in mind.layer_words for word in words):
+        named = data.feature_named(mind, text)  # "zoom to District D", "County 5"
+        if named is not None:
+            return named
     if fold(text) not in targets.PRONOUNS and fold(text) not in BACK:
         layers = targets.named(mind, text)
         if isinstance(layers, list) and layers and targets.exactly(mind, text, layers):
             return mind.resolve("zoom_layer", {"layer": text})
-    return outcome_for(mind, "goto", slots, text)
+    outcome = outcome_for(mind, "goto", slots, text)
+    if isinstance(outcome, Fail):  # no place of that name: a feature of one ("Belém Tower")
+        return data.feature_named(mind, text) or outcome
+    return outcome
 
 
 @resolves("place")
