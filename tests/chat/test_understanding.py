@@ -114,6 +114,7 @@ CAPABILITIES: list[tuple[str, Check]] = [
      says(*(f["properties"]["name"] for f in DATA["Cities"]
             if f["properties"]["population"] > 20_000_000))),
     ("give every district a different colour", renderer("Districts", type="categorized")),
+    ("reset the style of the cities", renderer("Cities", type="single")),
     ("colour the districts by population", renderer("Districts", type="graduated")),
     ("zoom into District I please",
      near(*feature("Districts", "District I")["geometry"]["coordinates"][0][0], km=30)),
@@ -215,6 +216,17 @@ async def test_a_removal_is_never_guessed(understanding_api: httpx.AsyncClient) 
     project = await world(understanding_api)
     reply = await chat(understanding_api, project, "remove the layer")
     assert reply["question"] is not None and reply["actions"] == []
+    assert set((await state(understanding_api, project))["layers"]) == set(DATA)
+
+
+async def test_a_removal_is_never_read_from_keywords(
+    understanding_api: httpx.AsyncClient,
+) -> None:
+    """ "remove the outline of the districts" names the districts and says "remove", but it
+    is no removal of the layer."""
+    project = await world(understanding_api)
+    reply = await chat(understanding_api, project, "remove the outline of the districts")
+    assert all(a["type"] != "remove_layer" for a in reply["actions"]), reply
     assert set((await state(understanding_api, project))["layers"]) == set(DATA)
 
 

@@ -376,6 +376,16 @@ FIRST_RULES: list[tuple[str, str]] = [
         r"colou?rs?|(?:colou?r|paint) (?:every|each) (?P<layer2>.+?) differently",
     ),
     (
+        "plain_style",
+        r"(?:turn|switch) (?:the )?heat ?map off|(?:turn|switch) off (?:the )?heat ?map|"
+        r"(?:remove|disable|get rid of|undo|drop|no more)(?: the)? heat ?map(?: (?:of|on|from) "
+        r"(?:the )?(?P<layer>.+))?|(?:show|draw|display) (?:the )?(?P<layer2>.+?) as (?:points|"
+        r"dots|circles|lines|polygons|shapes) again|"
+        r"(?:reset|restore|clear)(?: the)? (?:style|styling|look|colou?rs?) (?:of|on|for) "
+        r"(?:the )?(?P<layer3>.+)|(?:reset|restore) (?:the )?(?P<layer4>.+?)(?:'s)? "
+        r"(?:style|styling|look|colou?rs?)",
+    ),
+    (
         "instead",
         r"(?:use|with|make it|try|now|and|but)(?: in| with)? (?P<classes>\S+) classes"
         r"(?: instead)?|"

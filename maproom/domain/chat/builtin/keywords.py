@@ -39,7 +39,6 @@ CLASSIFY_NOISE = re.compile(
     r"graduated|categori[sz]ed|please|layer|field|values?|\d+|for|of|by|on)\b"
 )
 ONLY = _any(r"only|nothing but|nothing except|exclusively|solely|alone")
-REMOVE = _any(r"remove|delete|drop|erase|trash|discard|get rid of")
 HIDE = _any(
     r"hide|hidden|invisible|turn off|switch off|turned off|switched off|off|disable|"
     r"don'?t (?:want to |wanna )?see|do not (?:want to )?see|don'?t show|do not show|"
@@ -141,8 +140,8 @@ def _on_layer(text: str, layer: str, after: str) -> Iterator[Intent]:
             yield Intent("classify", {**slots, "field": " ".join(field[:3]), "opts": after})
     if ONLY.search(text) and (SHOW.search(text) or not HIDE.search(text)):
         yield Intent("only", dict(slots))
-    if REMOVE.search(text):
-        yield Intent("remove", dict(slots))
+    # No removal is ever guessed from keywords ("remove the outline of the counties" is no
+    # removal of the counties): the grammar's plain phrasings remove layers, nothing else.
     percent = PERCENT.search(text)
     if OPACITY.search(text) or (percent and not SIZE_VALUE.search(text)):
         yield from _opacity(text, slots, percent)

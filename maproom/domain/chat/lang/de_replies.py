@@ -380,6 +380,7 @@ REPLIES: dict[str, Any] = {
     "data_error": "Ich konnte diese Daten nicht lesen: {reason}",
     "count": _count,
     "count_where": _count_where,
+    "style_reset": "{layers} wieder im einfachen Stil.",
     "names": lambda v: (
         "{layer}: ".format(layer=v["layer"])
         + ", ".join(v["names"])

@@ -192,6 +192,7 @@ REPLIES: dict[str, Any] = {
         f"{shown(v['count'])} of the {shown(v['total'])} features of {v['layer']} match."
     ),
     "fields": _fields,
+    "style_reset": "{layers} back to the plain style.",
     "names": lambda v: (
         f"{v['layer']}: {', '.join(v['names'])}"
         + (f" and {shown(v['more'])} more." if v["more"] else ".")

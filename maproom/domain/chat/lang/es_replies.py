@@ -366,6 +366,7 @@ REPLIES: dict[str, Any] = {
     "data_error": "No pude leer esos datos: {reason}",
     "count": _count,
     "count_where": _count_where,
+    "style_reset": "{layers} vuelve al estilo sencillo.",
     "names": lambda v: (
         "{layer}: ".format(layer=v["layer"])
         + ", ".join(v["names"])

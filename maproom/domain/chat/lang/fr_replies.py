@@ -377,6 +377,7 @@ REPLIES: dict[str, Any] = {
     "data_error": "Je n'ai pas pu lire ces données\u00a0: {reason}",
     "count": _count,
     "count_where": _count_where,
+    "style_reset": "{layers} a retrouvé le style simple.",
     "names": lambda v: (
         "{layer}\u202f: ".format(layer=v["layer"])
         + ", ".join(v["names"])

@@ -369,6 +369,7 @@ REPLIES: dict[str, Any] = {
     "data_error": "Não consegui ler esses dados: {reason}",
     "count": _count,
     "count_where": _count_where,
+    "style_reset": "{layers} voltou ao estilo simples.",
     "names": lambda v: (
         "{layer}: ".format(layer=v["layer"])
         + ", ".join(v["names"])

@@ -19,6 +19,7 @@ from maproom.domain.chat.builtin.outcome import Ask, Done, Fail, Outcome, phrase
 from maproom.domain.chat.builtin.resolvers import data
 from maproom.domain.chat.builtin.targets import Layer, names_of, with_layers
 from maproom.domain.chat.builtin.text import number
+from maproom.domain.styles import default_style
 
 COLOUR_KEYS = {"Point": ("circle-color",), "LineString": ("line-color",),
                "Polygon": ("fill-color",)}  # fmt: skip
@@ -368,3 +369,27 @@ def colour_each(mind: Mind, slots: dict[str, str]) -> Outcome | None:
     if not named:
         return None
     return mind.resolve("classify", {"layer": layers[0]["name"], "field": named[0]["name"]})
+
+
+@resolves("plain_style")
+def plain_style(mind: Mind, slots: dict[str, str]) -> Outcome | None:
+    """ "turn the heatmap off", "reset the style of the cafes": the layer's default style
+    (of its geometry), its filter and labels kept; without a layer named, the heatmaps."""
+    text = slots.get("layer") or ""
+    if text:
+        found = targets.named(mind, text)
+        if not isinstance(found, list):
+            return found
+    else:
+        found = [layer for layer in mind.layers
+                 if (layer.get("style") or {}).get("renderer", {}).get("type") == "heatmap"]  # fmt: skip
+        if len(found) != 1:
+            return targets.which(found or list(mind.layers)) if mind.layers else None
+    actions = []
+    for layer in found:
+        style = {**(layer.get("style") or {}),
+                 **default_style(layer["layer_type"], layer["geometry_type"])}  # fmt: skip
+        actions.append({"type": "update_layer_style", "layer_id": layer["layer_id"],
+                        "style": style})  # fmt: skip
+    mind.memory.named([layer["layer_id"] for layer in found])
+    return Done(actions, [phrase("style_reset", layers=names_of(found))])
