@@ -381,8 +381,11 @@ def plain_style(mind: Mind, slots: dict[str, str]) -> Outcome | None:
         if not isinstance(found, list):
             return found
     else:
-        found = [layer for layer in mind.layers
-                 if (layer.get("style") or {}).get("renderer", {}).get("type") == "heatmap"]  # fmt: skip
+        found = [
+            layer
+            for layer in mind.layers
+            if (layer.get("style") or {}).get("renderer", {}).get("type") == "heatmap"
+        ]
         if len(found) != 1:
             return targets.which(found or list(mind.layers)) if mind.layers else None
     actions = []
