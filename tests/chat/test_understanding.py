@@ -115,6 +115,9 @@ CAPABILITIES: list[tuple[str, Check]] = [
             if f["properties"]["population"] > 20_000_000))),
     ("give every district a different colour", renderer("Districts", type="categorized")),
     ("reset the style of the cities", renderer("Cities", type="single")),
+    ("make the sites red with a white border",
+     lambda s, _: s["layers"]["Sites"]["style"]["renderer"]["paint"]["circle-stroke-color"]
+     == "#ffffff" or pytest.fail()),
     ("colour the districts by population", renderer("Districts", type="graduated")),
     ("zoom into District I please",
      near(*feature("Districts", "District I")["geometry"]["coordinates"][0][0], km=30)),

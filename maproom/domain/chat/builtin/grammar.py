@@ -386,6 +386,14 @@ FIRST_RULES: list[tuple[str, str]] = [
         r"(?:style|styling|look|colou?rs?)",
     ),
     (
+        "outline",
+        r"(?:outline|stroke|border)(?: the)? (?P<layer>.+?) (?:in|with) (?P<color>[#\w ]+)|"
+        r"(?:make|set|colou?r|paint|change)(?: the)? (?P<layer2>.+?)(?:'s)? (?:borders?|"
+        r"outlines?|strokes?|edges?)(?: to| in)? (?P<color2>[#\w ]+)|"
+        r"give (?:the )?(?P<layer3>.+?) (?:an? )?(?P<color3>[#\w ]+?) (?:border|outline|"
+        r"stroke|edge)s?|with (?:an? )?(?P<color4>[#\w ]+?) (?:border|outline|stroke|edge)s?",
+    ),
+    (
         "instead",
         r"(?:use|with|make it|try|now|and|but)(?: in| with)? (?P<classes>\S+) classes"
         r"(?: instead)?|"
@@ -608,7 +616,8 @@ TYPED = frozenset(
 )
 SEPARATORS = re.compile(
     r"(?:,? and then |,? then |; |\. |, and | and also | also | and |, (?=\w)"
-    r"| (?=without |with no )|,? but (?=not )| (?=with \d+ ?% opacity))"
+    r"| (?=without |with no )|,? but (?=not )| (?=with \d+ ?% opacity)"
+    r"| (?=with (?:an? |thin |thick )?[#\w]+(?: \w+)? (?:border|outline|stroke|edge)s?$))"
 )
 
 

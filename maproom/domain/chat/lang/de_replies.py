@@ -380,6 +380,8 @@ REPLIES: dict[str, Any] = {
     "data_error": "Ich konnte diese Daten nicht lesen: {reason}",
     "count": _count,
     "count_where": _count_where,
+    "no_outline": "{layer} hat keinen Umriss zum Einfärben (nur Punkte und Flächen).",
+    "outlined": _with("Umriss von {layers} {colour} eingefärbt.", colour=_colour),
     "style_reset": "{layers} wieder im einfachen Stil.",
     "names": lambda v: (
         "{layer}: ".format(layer=v["layer"])

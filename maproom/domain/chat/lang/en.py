@@ -193,6 +193,8 @@ REPLIES: dict[str, Any] = {
     ),
     "fields": _fields,
     "style_reset": "{layers} back to the plain style.",
+    "outlined": "Outlined {layers} in {colour}.",
+    "no_outline": "{layer} has no outline to colour (only points and polygons do).",
     "names": lambda v: (
         f"{v['layer']}: {', '.join(v['names'])}"
         + (f" and {shown(v['more'])} more." if v["more"] else ".")

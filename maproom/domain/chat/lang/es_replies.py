@@ -366,6 +366,8 @@ REPLIES: dict[str, Any] = {
     "data_error": "No pude leer esos datos: {reason}",
     "count": _count,
     "count_where": _count_where,
+    "no_outline": "{layer} no tiene contorno que pintar (solo los puntos y polígonos).",
+    "outlined": _with("Pinté el contorno de {layers} {colour}.", colour=_colour),
     "style_reset": "{layers} vuelve al estilo sencillo.",
     "names": lambda v: (
         "{layer}: ".format(layer=v["layer"])

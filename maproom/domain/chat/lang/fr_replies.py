@@ -377,6 +377,8 @@ REPLIES: dict[str, Any] = {
     "data_error": "Je n'ai pas pu lire ces données\u00a0: {reason}",
     "count": _count,
     "count_where": _count_where,
+    "no_outline": "{layer} n'a pas de contour à colorer (seuls les points et les polygones).",
+    "outlined": _with("J'ai coloré le contour de {layers} {colour}.", colour=_colour),
     "style_reset": "{layers} a retrouvé le style simple.",
     "names": lambda v: (
         "{layer}\u202f: ".format(layer=v["layer"])

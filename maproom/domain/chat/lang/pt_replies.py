@@ -369,6 +369,8 @@ REPLIES: dict[str, Any] = {
     "data_error": "Não consegui ler esses dados: {reason}",
     "count": _count,
     "count_where": _count_where,
+    "no_outline": "{layer} não tem contorno para pintar (só pontos e polígonos).",
+    "outlined": _with("Pintei o contorno de {layers} {colour}.", colour=_colour),
     "style_reset": "{layers} voltou ao estilo simples.",
     "names": lambda v: (
         "{layer}: ".format(layer=v["layer"])

@@ -396,3 +396,27 @@ def plain_style(mind: Mind, slots: dict[str, str]) -> Outcome | None:
                         "style": style})  # fmt: skip
     mind.memory.named([layer["layer_id"] for layer in found])
     return Done(actions, [phrase("style_reset", layers=names_of(found))])
+
+
+OUTLINE_KEYS = {"Point": "circle-stroke-color", "Polygon": "_outline-color"}
+
+
+@resolves("outline")
+def outline(mind: Mind, slots: dict[str, str], chosen: list[str] | None = None) -> Outcome | None:
+    """ "outline the counties in black", "give the cafes a white border", "... with a white
+    border" (after a colour: the same layer)."""
+    value = colours.parse(slots.get("color", ""))
+    if value is None:
+        return None
+
+    def make(found: list[Layer]) -> Outcome:
+        actions = []
+        for layer in found:
+            key = OUTLINE_KEYS.get(layer["geometry_type"] or "")
+            if layer["layer_type"] != "geojson" or key is None:  # a line has no outline
+                return Fail(phrase("no_outline", layer=layer["name"]))
+            actions.append(restyle(layer, {key: value}))
+        said = colours.words(slots["color"])
+        return Done(actions, [phrase("outlined", layers=names_of(found), colour=said)])
+
+    return with_layers(mind, slots.get("layer") or "it", chosen, make)
