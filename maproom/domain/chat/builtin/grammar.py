@@ -394,6 +394,11 @@ FIRST_RULES: list[tuple[str, str]] = [
         r"stroke|edge)s?|with (?:an? )?(?P<color4>[#\w ]+?) (?:border|outline|stroke|edge)s?",
     ),
     (
+        "basemap_too",
+        r"(?:the )?(?:map|basemap|background|base map) (?:is|looks|seems) (?:way |much |a bit "
+        r"|far )?too (?P<too>dark|bright|light|busy|cluttered)",
+    ),
+    (
         "instead",
         r"(?:use|with|make it|try|now|and|but)(?: in| with)? (?P<classes>\S+) classes"
         r"(?: instead)?|"

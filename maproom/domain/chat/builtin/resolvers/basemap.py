@@ -97,3 +97,12 @@ def category_colour(mind: Mind, slots: dict[str, str]) -> Outcome | None:
             return None
         actions.append({"type": "set_basemap_category", "category_key": key, "color": value})
     return Done(actions, [phrase("category_coloured", parts=join(found), colour=said)])
+
+
+@resolves("basemap_too")
+def basemap_too(mind: Mind, slots: dict[str, str]) -> Outcome | None:
+    """ "the map is too dark" (light), "too bright" (dark), "too busy" (blank)."""
+    style = {"dark": "light", "bright": "dark", "light": "dark"}.get(
+        slots.get("too") or "", "blank"
+    )
+    return mind.resolve("basemap", {"style": style})

@@ -327,6 +327,7 @@ def label(mind: Mind, slots: dict[str, str], chosen: list[str] | None = None) ->
 
     def make(found: list[Layer]) -> Outcome:
         actions = []
+        used: list[str] = []
         for layer in found:
             if layer["layer_type"] != "geojson":
                 return Fail(phrase("image_layer", layer=layer["name"]))
@@ -339,9 +340,11 @@ def label(mind: Mind, slots: dict[str, str], chosen: list[str] | None = None) ->
                 return field
             shown = {**(layer["style"].get("label") or {}), "field": field, "visible": True}
             actions.append(restyle(layer, {}, layer["style"].get("renderer"), label=shown))
+            used.append(field)
         if off:
             return Done(actions, [phrase("labels_off", layers=names_of(found))])
-        return Done(actions, [phrase("labelled", layers=names_of(found), field=field_text)])
+        said = used[0] if len(set(used)) == 1 else field_text  # the field it found
+        return Done(actions, [phrase("labelled", layers=names_of(found), field=said)])
 
     return with_layers(mind, slots.get("layer"), chosen, make)
 
