@@ -154,7 +154,9 @@ FIRST_RULES: list[tuple[str, str]] = [
     (
         "zoom_there",
         r"zoom(?: in)?(?: to| into)? (?:level )?(?P<zoom>[a-z]+|\d+(?:\.\d+)?) "
-        r"(?:over|on|at|in|around|above|for) (?P<place>.+)",
+        r"(?:over|on|at|in|around|above|for) (?P<place>.+)|"
+        r"(?:zoom|fly|go|take me)(?: in)?(?: to| into| on| onto| over)? (?P<place2>.+?),? "
+        r"(?:at|to|on) (?:zoom )?level (?P<zoom2>[a-z]+|\d+(?:\.\d+)?)",
     ),
     (
         "aggregate",
@@ -185,7 +187,9 @@ FIRST_RULES: list[tuple[str, str]] = [
         r"(?:what|which) (?:fields|attributes|columns|properties) (?:do|does) "
         r"(?P<layer3>.+?) have|describe (?P<layer4>.+)|"
         r"(?:what|which) (?:fields|attributes|columns|properties) (?:has|have|does|do) "
-        r"(?:the )?(?:layer )?(?P<layer5>.+?)(?: (?:have|got|contain))?",
+        r"(?:the )?(?:layer )?(?P<layer5>.+?)(?: (?:have|got|contain))?|"
+        r"(?:what|which) (?:are|is) (?:the|all the) (?:fields|attributes|columns|properties)"
+        r"(?: (?:in|on|for|of) (?:the )?(?:layer (?:of )?(?:the )?)?(?P<layer6>.+))?",
     ),
     (
         "stat",
@@ -306,7 +310,7 @@ FIRST_RULES: list[tuple[str, str]] = [
         r"(?:labels|names)(?: (?:of|on|for|from) (?:the )?(?P<layer>.+?))?(?: layer)?|"
         r"(?:label|annotate)(?: the)? (?P<layer2>.+?)(?: (?:with|by|using) (?:the |their |"
         r"its )?(?P<field2>[\w ]+?))?|"
-        r"(?:show|add|display|put|turn on|switch on)(?: the)? (?P<field3>names?|titles?) "
+        r"(?:show|add|display|put|turn on|switch on)(?: the)? (?P<field3>names?|titles?|labels?) "
         r"(?:of|on|for) (?:the )?(?P<layer3>.+?)|"
         r"(?:show|add|display|put)(?: the)? (?P<field5>[\w ]+?) (?:of|on|for) (?:the )?"
         r"(?P<layer5>.+?) as labels|"

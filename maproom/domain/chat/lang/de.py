@@ -59,6 +59,7 @@ REWRITES = [
     (re.compile(r"^(?P<x>.+?) (?:neigen|kippen)$"), r"tilt \g<x>"),
 ]  # fmt: skip
 AFTER = [
+    (re.compile(r"^make (?P<what>.+) undo$"), r"undo \g<what>"),  # "... rückgängig machen"
     (re.compile(r"^(?P<what>.+?) to (?P<field>\S+) colour\b"), r"colour \g<what> by \g<field>"),
     # A separable verb's particle last: "Schneide die Flüsse auf Portugal zu".
     (re.compile(r"^(?P<all>clip .+) to$"), r"\g<all>"),

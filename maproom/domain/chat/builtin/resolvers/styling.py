@@ -352,7 +352,7 @@ def label(mind: Mind, slots: dict[str, str], chosen: list[str] | None = None) ->
 def _label_field(layer: Layer, text: str) -> str | Fail:
     fields = list(layer.get("fields") or [])
     found = targets.field_named(text, fields)
-    if found is None and text in ("name", "names", "title"):
+    if found is None and text in ("name", "names", "title", "titles", "label", "labels"):
         strings = [f for f in fields if f.get("type") == "string"]
         found = strings[0] if strings else None
     if found is None:
