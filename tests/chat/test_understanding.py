@@ -204,6 +204,22 @@ async def test_instead_changes_what_the_turn_before_did(
     assert ranges["field"] == "population" and len(ranges["ranges"]) == 3
 
 
+async def test_a_condition_several_layers_could_take_is_asked(
+    understanding_api: httpx.AsyncClient,
+) -> None:
+    """Cities and Districts both have a population: which is filtered is asked."""
+    project = await world(understanding_api)
+    asked = await chat(understanding_api, project, "filter where the population is over 1000")
+    assert asked["question"] is not None and asked["actions"] == []
+    response = await understanding_api.post(
+        f"/api/v1/sessions/{project}/ask/respond",
+        json={"questionId": asked["question"]["id"], "answer": "the districts"},
+    )
+    assert response.status_code == 200, response.text
+    kept_now = (await state(understanding_api, project))["layers"]["Districts"]
+    assert kept_now["filteredFeatureCount"] == kept("Districts", lambda p: p["population"] > 1000)
+
+
 async def test_them_refers_to_the_layer_of_the_turn_before(
     understanding_api: httpx.AsyncClient,
 ) -> None:

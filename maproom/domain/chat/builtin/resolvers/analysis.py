@@ -34,9 +34,16 @@ def _one(mind: Mind, text: str) -> Layer | Outcome | None:
     return found[0]
 
 
-def _with_value(mind: Mind, text: str) -> tuple[Layer, dict[str, Any]] | Outcome | None:
+def _with_value(
+    mind: Mind, text: str, chosen: list[str] | None = None
+) -> tuple[Layer, dict[str, Any]] | Outcome | None:
     """A layer and condition from "cities with more than 10 million people", or from a value
-    alone ("the museums": the layer whose data holds museums)."""
+    alone ("the museums": the layer whose data holds museums); a condition several layers
+    could take ("population over 2000") asks which, unless the conversation named one."""
+    if chosen is not None:
+        picked = [layer for layer in mind.layers if layer["layer_id"] in chosen]
+        where = conditions.parse(mind, picked[0], text) if len(picked) == 1 else None
+        return (picked[0], where) if isinstance(where, dict) else where
     layers, rest = data.split(mind, text)
     rest = re.sub(r"^(?:(?:my|our|the|all|of|a|an|data|layers?)\b ?)+", "", rest).strip()
     if layers is not None and not rest:
@@ -50,23 +57,28 @@ def _with_value(mind: Mind, text: str) -> tuple[Layer, dict[str, Any]] | Outcome
         if where is None or isinstance(where, Fail):
             return where
         return layers[0], where
-    ordered = sorted(mind.layers, key=lambda layer: layer["layer_id"] not in mind.memory.layers)
-    for layer in ordered:
+    fits = []
+    for layer in mind.layers:
         if layer["layer_type"] == "geojson" and layer.get("fields"):
             where = conditions.parse(mind, layer, text)
             if isinstance(where, dict):
-                return layer, where
-    return None
+                fits.append((layer, where))
+    named = [fit for fit in fits if fit[0]["layer_id"] in mind.memory.layers]
+    if len(named) == 1 or len(fits) == 1:
+        return (named or fits)[0]
+    return targets.which([layer for layer, _ in fits], text) if fits else None
 
 
 @resolves("filter")
-def filter_layer(mind: Mind, slots: dict[str, str]) -> Outcome | None:
+def filter_layer(
+    mind: Mind, slots: dict[str, str], chosen: list[str] | None = None
+) -> Outcome | None:
     """ "only show cities with more than 10 million people", "hide the districts with fewer
     than 1,000 people" (the filter keeps the others, and what it kept before)."""
     rest = slots.get("rest", "")
     if slots.get("cond"):  # "filter cities to those between 1 and 10 million people"
         rest = f"{rest} {slots['cond']}"
-    found = _with_value(mind, rest)
+    found = _with_value(mind, rest, chosen)
     if not isinstance(found, tuple):
         return found
     layer, where = found
@@ -195,9 +207,9 @@ def clip(mind: Mind, slots: dict[str, str]) -> Outcome | None:
 
 
 @resolves("keep")
-def keep(mind: Mind, slots: dict[str, str]) -> Outcome | None:
+def keep(mind: Mind, slots: dict[str, str], chosen: list[str] | None = None) -> Outcome | None:
     """ "save the museums as a new layer", "make a new layer with the capitals"."""
-    found = _with_value(mind, slots.get("rest", ""))
+    found = _with_value(mind, slots.get("rest", ""), chosen)
     if not isinstance(found, tuple):
         return found
     layer, where = found
