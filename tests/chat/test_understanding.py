@@ -93,6 +93,11 @@ CAPABILITIES: list[tuple[str, Check]] = [
      lambda s, _: s["layers"]["Cities"]["filteredFeatureCount"]
      == kept("Cities", lambda p: p["population"] > 10_000_000) or pytest.fail()),
     ("buffer the cities by 50 km", lambda s, _: len(s["layers"]) == 5 or pytest.fail()),
+    ("fly to 48.85, 2.35", near(2.35, 48.85, km=5)),
+    ("go to lat 40 lon -3", near(-3.0, 40.0, km=5)),
+    ("zoom to street level in Paris",
+     lambda s, r: (near(2.35, 48.86)(s, r), s["mapState"]["zoom"] == 16 or pytest.fail())),
+    ("show me the area around Lisbon", near(-9.14, 38.72)),
     # answers from the data
     ("how many cities are there?", says(str(len(DATA["Cities"])))),
     ("which fields do the sites have?", says("visitors", "kind")),

@@ -91,6 +91,7 @@ SUP = (
 )
 GO = (
     r"(?:fly|go|take me|bring me|take us|zoom|jump|move|navigate|head|travel|pan|center|centre|"
+    r"frame|"
     r"focus|show me|find|locate|show)(?: the map| the view| us| me)?(?: in)?(?: over| in| into|"
     r" on| onto| to| towards| toward| at| for)?(?: to)?"
 )
@@ -120,6 +121,7 @@ FIRST_RULES: list[tuple[str, str]] = [
     (
         "rotate",
         r"(?:rotate|turn|spin|orient|set the bearing|bearing)(?: the)?(?: map| view| camera)?"
+        r"(?: (?:to the )?(?:left|right|clockwise|counter-?clockwise|anti-?clockwise))?"
         r"(?: by| to)?(?: an?)?(?: bearing| heading| angle)?(?: of)?"
         r"(?: (?P<degrees>-?\S+) ?(?:degrees?|deg|°)?)?"
         r"(?: (?:to the )?(?:left|right|clockwise|counter-?clockwise|anti-?clockwise))?"
@@ -156,7 +158,9 @@ FIRST_RULES: list[tuple[str, str]] = [
         r"zoom(?: in)?(?: to| into)? (?:level )?(?P<zoom>[a-z]+|\d+(?:\.\d+)?) "
         r"(?:over|on|at|in|around|above|for) (?P<place>.+)|"
         r"(?:zoom|fly|go|take me)(?: in)?(?: to| into| on| onto| over)? (?P<place2>.+?),? "
-        r"(?:at|to|on) (?:zoom )?level (?P<zoom2>[a-z]+|\d+(?:\.\d+)?)",
+        r"(?:at|to|on) (?:zoom )?level (?P<zoom2>[a-z]+|\d+(?:\.\d+)?)|"
+        r"zoom(?: in)?(?: to| into)? (?P<scale>street|city|town|neighbou?rhood|block|building|"
+        r"country|region|state) (?:level|scale|view) (?:in|of|on|at|over|for) (?P<place3>.+)",
     ),
     (
         "aggregate",
@@ -401,6 +405,12 @@ FIRST_RULES: list[tuple[str, str]] = [
         "basemap_too",
         r"(?:the )?(?:map|basemap|background|base map) (?:is|looks|seems) (?:way |much |a bit "
         r"|far )?too (?P<too>dark|bright|light|busy|cluttered)",
+    ),
+    (
+        "coordinates",
+        GO + r"? ?(?:lat(?:itude)?:? ?(?P<lat>-?\d+(?:\.\d+)?)[,;]? (?:lon|lng|long|longitude):? ?"
+        r"(?P<lng>-?\d+(?:\.\d+)?)|(?P<a>-?\d+(?:\.\d+)?) ?, ?(?P<b>-?\d+(?:\.\d+)?))"
+        r"(?: (?:at )?zoom (?:level )?(?P<zoom>\d+(?:\.\d+)?))?",
     ),
     (
         "instead",

@@ -62,6 +62,7 @@ COMMON = frozenset(
     removed renamed styled labelled labeled flipped turned messed broken wrong weird
     rid fit got yet outside inside besides apart until unless into onto upon too
     county district province municipality neighbourhood neighborhood site sites river
+    lat lon lng latitude longitude coordinates
     countries cities states regions towns max min sea seas ocean oceans lake lakes
     park road border borders boundary label close near far
     most least best worst top bottom values kind sort sorts class classes group number

@@ -173,3 +173,22 @@ def tilt(mind: Mind, slots: dict[str, str]) -> Outcome | None:
 def zoom_there(mind: Mind, slots: dict[str, str]) -> Outcome | None:
     """ "zoom to level 12 over Lyon": a place at a zoom (the zoom of the place phrase)."""
     return places.outcome_for(mind, "goto", slots, slots.get("place", ""))
+
+
+@resolves("coordinates")
+def coordinates(mind: Mind, slots: dict[str, str]) -> Outcome | None:
+    """ "go to lat 40 lon -3", "fly to 48.85, 2.35" (latitude first, as maps write it,
+    unless the first cannot be one)."""
+    if slots.get("lat") is not None and slots.get("lng") is not None:
+        lat, lng = float(slots["lat"]), float(slots["lng"])
+    elif slots.get("a") is not None and slots.get("b") is not None:
+        lat, lng = float(slots["a"]), float(slots["b"])
+        if abs(lat) > 90 >= abs(lng):
+            lat, lng = lng, lat
+    else:
+        return None
+    if abs(lat) > 85.06 or abs(lng) > 180:
+        return None
+    zoom = number(slots.get("zoom") or "") or 10.0
+    action = {"type": "fly_to", "center": [lng, lat], "zoom": camera.clamp_zoom(zoom)}
+    return Done([action], [phrase("flew", place=f"{lat:g}, {lng:g}")])

@@ -28,13 +28,15 @@ BACK = ("it", "there", "that", "that place", "this place", "that country", "here
 # Around a place name: words that are not part of it.
 PLACE_HEAD = re.compile(
     r"^(?:the map of|a map of|the city of|the country of|the state of|(?:the )?whole of|where|"
-    r"all of|the entire|the whole|(?:a|the) view of|back to|back|over to) ",
+    r"all of|the entire|the whole|(?:a|the) view of|back to|back|over to|(?:the )?(?:area|"
+    r"region|surroundings|vicinity|neighbourhood|neighborhood) (?:around|of|near)) ",
     re.I,
 )
 PLACE_TAIL = re.compile(
     r"(?:,? (?:on|in) (?:the|a) map|,? instead|,? too|,? as well|,? again|,? please|,? now|"
     r" (?:is|are|lies|located|is located)|,? (?:next|this|last) (?:week|month|year|weekend)|"
-    r",? (?:today|tomorrow|tonight|soon|later)|,? on (?:mon|tues|wednes|thurs|fri|satur|sun)day)+$",
+    r",? (?:today|tomorrow|tonight|soon|later)|,? on (?:mon|tues|wednes|thurs|fri|satur|sun)day|"
+    r" from (?:above|space|the sky|up high|the air))+$",
     re.I,
 )
 PLACE_KIND = re.compile(
