@@ -66,7 +66,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         await anyio.to_thread.run_sync(services.agent.prepare)
         services.hub.start()
         registered = None
-        if not settings.redis_url:  # alone on the database, or refuse to start (CONTRACT 9)
+        if not settings.redis_url:  # alone on the database, or refuse to start (docs/scaling.md)
             registered = await anyio.to_thread.run_sync(workers.register, services.db)
         Path(settings.data_dir).mkdir(parents=True, exist_ok=True)
         swept = await anyio.to_thread.run_sync(scratch.sweep)

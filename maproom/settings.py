@@ -11,7 +11,7 @@ MB = 1_048_576
 
 
 class Settings(BaseSettings):
-    """Every knob of the service; names match CONTRACT.md section 0."""
+    """Every knob of the service; names as the README's settings table lists them."""
 
     # `validate_by_name`: code (tests, embedders) sets fields by name even where the environment
     # variable is an alias (`UPLOAD_MAX_SIZE_MB`); without it such a keyword is silently ignored.

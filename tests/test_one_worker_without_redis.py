@@ -1,5 +1,5 @@
 """Without `MAPROOM_REDIS_URL`, a second `maproom serve` on the same database refuses to start,
-naming the variable, rather than half work (CONTRACT.md 9); `--workers 2` refuses too. A worker
+naming the variable, rather than half work (docs/scaling.md); `--workers 2` refuses too. A worker
 killed without a chance to say so does not stop the next one from starting."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Settings: validated at construction, from keywords or the environment (CONTRACT.md 0)."""
+"""Settings: validated at construction, from keywords or the environment (README, settings)."""
 
 from __future__ import annotations
 

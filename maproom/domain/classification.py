@@ -1,4 +1,4 @@
-"""Server-side classification (CONTRACT.md 4): the renderer names what it wants, the server
+"""Server-side classification (docs/api-decisions.md): the renderer names what it wants, the server
 computes the classes from the layer's field statistics and stores them, so the answer, the
 legend and every viewer agree.
 

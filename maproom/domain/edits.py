@@ -10,8 +10,8 @@
 So a REST edit and its action share one implementation (`maproom.domain.actions`): the same
 bounds and messages (the field types of `maproom.domain.mapstate`), the same stored result, and
 the same events on the live stream. Only what differs is done here: `If-Match`, the PATCH
-merge rules (spec 4.2), the style merge (spec 4.3) and the answer's shape. An edit that changes
-nothing publishes nothing and keeps the version.
+merge rules (api-decisions.md), the style merge (styles.md) and the answer's shape. An edit
+that changes nothing publishes nothing and keeps the version.
 """
 
 from __future__ import annotations
@@ -152,7 +152,7 @@ def restyle_layer(
     style_patch: dict[str, Any],
     if_match: frozenset[str] | None,
 ) -> Versioned:
-    """Merge a partial style into the layer's (spec 4.3), classify it, and store it with
+    """Merge a partial style into the layer's (docs/styles.md), classify it, and store it with
     `update_layer_style`; answers the whole stored style."""
     with gate.locked(db, principal=principal, project_id=project_id) as (tx, project):
         row = layers.row_of(tx, project.id, layer_id)

@@ -1,6 +1,6 @@
 """Project files: uploads turned into layers, listing, content, deletion, assets and reports.
 
-An upload arrives as a complete temporary file. `accept_upload` converts it (spec 8.2) in a
+An upload arrives as a complete temporary file. `accept_upload` converts it (api-decisions.md) in a
 scratch folder, moves the original and any converted output into the blob store, and records
 file and layer in one transaction. If anything fails, the blobs written so far are removed, so a
 rejected upload leaves neither a row nor a file behind. Blob keys live under `p/<project id>/`,
@@ -118,7 +118,7 @@ def content_type(file_type: str) -> str:
 
 
 def record(row: Any, layer_ids: list[str]) -> dict[str, Any]:
-    """A file list item (CONTRACT.md 4)."""
+    """A file list item (docs/api-decisions.md)."""
     return {
         "id": row.id,
         "fileName": row.file_name,
@@ -252,7 +252,7 @@ def accept_upload(
 
 
 def streaming_of(conversion: geo.Conversion) -> bool:
-    """Whether a converted layer is too large for one GeoJSON document (CONTRACT.md 4)."""
+    """Whether a converted layer is too large for one GeoJSON document (docs/api-decisions.md)."""
     if conversion.layer_type != "geojson":
         return False
     from maproom.geo.tiles import is_streaming  # numpy, shapely, protobuf: imported on demand

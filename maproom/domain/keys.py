@@ -56,7 +56,7 @@ class Principal:
 
     @property
     def has_all(self) -> bool:
-        """`*` or an empty list grants every scope (spec 5.3)."""
+        """`*` or an empty list grants every scope (docs/api-decisions.md)."""
         return not self.scopes or ALL in self.scopes
 
     def allows(self, *any_of: str) -> bool:

@@ -1,4 +1,4 @@
-"""Layers: list items, details, rename/visibility, delete, reorder and style (spec 2.3, 4.3).
+"""Layers: list items, details, rename/visibility, delete, reorder, style (api-decisions.md).
 
 Draw order is a `position` per layer, higher drawn on top; the API shows it as `order`, 0 for
 the top layer. Every change to a layer is also a change to its project (the project's body
@@ -51,7 +51,7 @@ LAYER = Prepared(
 
 
 def list_item(row: Any) -> dict[str, Any]:
-    """A layer list item (spec 2.3)."""
+    """A layer list item (docs/api-decisions.md)."""
     return {
         "layer_id": row.id,
         "name": row.name,
@@ -103,7 +103,7 @@ def _data_url(base: str, row: Any) -> str | None:
 
 
 def detail(row: Any, order: int, base: str) -> dict[str, Any]:
-    """The full layer record (CONTRACT.md 4)."""
+    """The full layer record (docs/api-decisions.md)."""
     return {
         **list_item(row),
         "order": order,

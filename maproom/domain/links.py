@@ -1,6 +1,6 @@
 """View links: read-only live and static pages of one project behind an unguessable token.
 
-A link is created by `POST .../live-view-url` or `.../static-view-url` (CONTRACT.md 6), lives
+A link is created by `POST .../live-view-url` or `.../static-view-url` (docs/live.md), lives
 until it is revoked, expires, or its project is deleted (the row goes with it), and is the
 only key its pages need: `resolve(token)` answers NotFound for anything else, so a dead link
 is a 404 at once. Revoking a link, and deleting a project, tell the live streams through the

@@ -3,7 +3,7 @@
 The field types here (`Center`, `Zoom`, `Pitch`, `Bearing`, `HexColor`, `CountryCode`,
 `BasemapStyle`, `MaskGeoJSON`...) are used by both the project PATCH body and the map actions
 (`maproom.domain.actions.models`), so the same value gets the same bounds and the same message
-whichever way it arrives (CONTRACT.md 3 and 5).
+whichever way it arrives (docs/api-decisions.md; docs/actions.md).
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Projects: create, read, list, patch (spec 4.2 rules), delete, fork, and the map view."""
+"""Projects: create, read, list, patch (docs/api-decisions.md), delete, fork, and the map view."""
 
 from __future__ import annotations
 
@@ -99,7 +99,7 @@ def _full(tx: Tx, row: Any) -> dict[str, Any]:
 
 
 def patched(row: Any) -> dict[str, Any]:
-    """The answer of a project PATCH (spec 4.2 rule 5)."""
+    """The answer of a project PATCH (docs/api-decisions.md)."""
     return {
         "id": row.id,
         "title": row.title,
@@ -150,7 +150,7 @@ def create(
 
 
 def read(db: Database, *, principal: Principal, project_id: str) -> Versioned:
-    """The whole project (spec 2.1); `sharedByUser` names its owner when it is shared with
+    """The whole project (api-decisions.md); `sharedByUser` names its owner when it is shared with
     the caller."""
     with db.reader() as tx:
         row = get_or_raise(tx, principal=principal, project_id=project_id)

@@ -1,4 +1,4 @@
-"""Reports: HTML documents saved as project files (spec 4.6), announced by `file_generated`."""
+"""Reports: HTML documents saved as project files, announced by `file_generated`."""
 
 from __future__ import annotations
 

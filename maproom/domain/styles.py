@@ -1,4 +1,4 @@
-"""Layer styles: the strict schema of spec 2.7, the merge rules of spec 4.3, defaults and legends.
+"""Layer styles (docs/styles.md): the strict schema, the merge rules, defaults and legends.
 
 A style is a JSON object:
 
@@ -12,7 +12,7 @@ Validation never rewrites values, so the stored style holds exactly the numbers 
 1. omitted top-level keys are kept; other top-level keys given are replaced whole;
 2. with the renderer type unchanged (or omitted), `paint` is deep-merged key by key and every
    other renderer field given replaces the stored one (lists such as `categories` whole);
-3. a renderer of a new type replaces the old renderer whole (CONTRACT.md 4);
+3. a renderer of a new type replaces the old renderer whole (docs/api-decisions.md);
 4. `label` and `legend` are merged key by key (`null` clears them);
 5. `_meta` is the server's: the client's is ignored.
 
@@ -75,7 +75,7 @@ class _Closed(BaseModel):
 
 
 class Paint(_Closed):
-    """Paint properties (spec 2.7); `circle-*` for points, `line-*` lines, `fill-*` polygons."""
+    """Paint properties (styles.md); `circle-*` for points, `line-*` lines, `fill-*` polygons."""
 
     circle_color: Given[HexColor] = Field(None, alias="circle-color")
     circle_radius: Given[Pixels] = Field(None, alias="circle-radius")
@@ -147,7 +147,7 @@ def _ascending(values: list[float], what: str) -> None:
 
 
 class Renderer(BaseModel):
-    """The renderer of spec 2.7 (all optional: a partial update names only what changes)."""
+    """The renderer of docs/styles.md (all optional: a partial update names only what changes)."""
 
     model_config = ConfigDict(extra="allow")
 
@@ -167,7 +167,7 @@ class Renderer(BaseModel):
     interpolation: Given[Literal["linear", "exponential"]] = None
     base: Given[Number] = None
     stops: Given[list[Stop]] = Field(None, max_length=256)
-    # server-side classification (CONTRACT.md 4; docs/styles.md)
+    # server-side classification (docs/api-decisions.md; docs/styles.md)
     classes: Given[Annotated[int, Field(strict=True, ge=2, le=12)]] = Field(
         None, description="How many classes to compute (graduated); default 5"
     )
@@ -215,7 +215,7 @@ class Legend(BaseModel):
 
 
 class StylePatch(BaseModel):
-    """A style object (spec 2.7); other top-level keys are kept as given."""
+    """A style object (docs/styles.md); other top-level keys are kept as given."""
 
     model_config = ConfigDict(extra="allow")
 
@@ -260,7 +260,7 @@ def parse_full(raw: Any, prefix: str = "") -> dict[str, Any]:
 
 
 def merge(current: dict[str, Any], patch: dict[str, Any]) -> dict[str, Any]:
-    """Apply a validated partial style to the stored one (spec 4.3; module docstring)."""
+    """Apply a validated partial style to the stored one (docs/styles.md; module docstring)."""
     merged = {key: value for key, value in current.items()}
     for key, value in patch.items():
         if key == SERVER_KEY:
@@ -388,7 +388,7 @@ COLOR_KEYS = ("fill-color", "line-color", "circle-color")
 
 
 def legend_items(style: dict[str, Any] | None, geometry_type: str | None) -> list[dict[str, Any]]:
-    """The legend derived from a renderer (CONTRACT.md 4): classes or one ramp."""
+    """The legend derived from a renderer (docs/api-decisions.md): classes or one ramp."""
     renderer = (style or {}).get("renderer") or {}
     kind = renderer.get("type")
     base = renderer.get("paint") or {}

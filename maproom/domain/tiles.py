@@ -133,7 +133,7 @@ class TileCache:
         `data_key` is a blob key, or the http(s) URL of a remote COG, read by ranges through
         `storage.remote` (pinned to checked addresses, redirects checked, `timeout` per
         request): a remote source that fails or cannot be read is 502, one that does not
-        answer in time 504, never a 500 (CONTRACT.md 5)."""
+        answer in time 504, never a 500 (docs/actions.md)."""
         from maproom.geo import tiles
 
         if not data_key.startswith(("http://", "https://")):

@@ -1,6 +1,6 @@
 """Which URLs maproom accepts from clients, and which it will fetch itself.
 
-Two checks, at two moments (CONTRACT.md 5):
+Two checks, at two moments (docs/actions.md):
 
 - `check_url`, when a URL is given (a map action, a basemap style): `http` or `https`, a host,
   no credentials, and a host that is neither `localhost` nor a literal address outside the

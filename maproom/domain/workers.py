@@ -1,5 +1,5 @@
 """Several `maproom serve` processes on one database share live events, rate limits and key
-revocations through Redis (CONTRACT.md 9). Without `MAPROOM_REDIS_URL` they could not, so a
+revocations through Redis (docs/scaling.md). Without `MAPROOM_REDIS_URL` they could not, so a
 second process on the same database refuses to start rather than half work.
 
 Each process without Redis registers in the `workers` table at start (host, pid), refreshes its

@@ -1,7 +1,7 @@
 """Geo conversions: pure functions from an uploaded file to a map layer file.
 
 `convert(source, extension, workdir)` picks the format module registered for the extension
-(spec 8.2) and returns a `Conversion`:
+(docs/api-decisions.md) and returns a `Conversion`:
 
     extension                kind     converter               output in workdir
     geojson, json            geojson  geojson.convert         layer.geojson (FeatureCollection)

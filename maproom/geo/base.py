@@ -57,7 +57,7 @@ class TooLarge(GeoError):
 
 @dataclass(frozen=True)
 class Limits:
-    """How big a converted layer may get (CONTRACT.md 8): features, and bytes of output (for a
+    """How big a converted layer may get (api-decisions.md): features, and bytes of output (for a
     raster, of its pixels uncompressed), so a small compressed upload cannot expand without
     end."""
 

@@ -86,7 +86,7 @@ class FieldStats:
         return kinds[0] if len(kinds) == 1 and not self.others else "mixed"
 
     def summary(self) -> dict[str, Any]:
-        """`{"name", "type", "min"?, "max"?, "sample"}` (CONTRACT.md 4)."""
+        """`{"name", "type", "min"?, "max"?, "sample"}` (docs/api-decisions.md)."""
         out: dict[str, Any] = {"name": self.name, "type": self.type}
         if self.numbers:
             out["min"] = _plain(self.minimum)

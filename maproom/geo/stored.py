@@ -8,6 +8,6 @@ from maproom.geo.base import STORED, Conversion, Limits
 
 
 def convert(source: Path, workdir: Path, limits: Limits) -> Conversion:
-    """Nothing to do: the file is kept as uploaded (spec 8.2), so no output and no layer."""
+    """Nothing to do: the file is kept as uploaded (api-decisions.md), so no output and no layer."""
     del source, workdir, limits
     return STORED

@@ -1,6 +1,6 @@
 """Tables (.csv, .xlsx, .xls) to GeoJSON: find the coordinate columns, stream rows to features.
 
-Coordinate columns (CONTRACT.md section 4; names compared without case or surrounding spaces):
+Coordinate columns (docs/api-decisions.md; names compared without case or surrounding spaces):
 a latitude column `lat`, `latitude` or `y` with a longitude column `lon`, `lng`, `long`,
 `longitude` or `x` makes Point features (earlier names in each list win); failing that, a geometry
 column `geometry`, `geom`, `wkt` or `the_geom` holds per row WKT (an EWKT `SRID=...;` prefix is

@@ -1,6 +1,6 @@
 """Map tiles from layer files: Mapbox Vector Tiles from GeoJSON, PNG/WebP tiles from a COG.
 
-    is_streaming(features, bytes)  a layer too large for one GeoJSON document (CONTRACT.md 4)
+    is_streaming(features, bytes)  a layer too large for one GeoJSON document (api-decisions.md)
     check_tile(z, x, y)            whether z/x/y names a tile
     raster_tile(path, z, x, y)     one web-mercator tile of a COG (rio-tiler), or None outside
 

@@ -217,7 +217,7 @@ files = Table(
 layers = Table(
     "layers",
     metadata,
-    # A layer id is unique within its project only (CONTRACT.md 4): two projects may hold
+    # A layer id is unique within its project only (docs/api-decisions.md): two projects may hold
     # layers with the same id, and they are different layers.
     Column(
         "project_id", String(36), ForeignKey("projects.id", ondelete="CASCADE"), primary_key=True

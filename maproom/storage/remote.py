@@ -1,5 +1,5 @@
 """Reading a remote file by HTTP ranges, as GDAL wants it (rasterio's `opener=`), with the
-connection in maproom's hands rather than GDAL's (CONTRACT.md 5 and 8):
+connection in maproom's hands rather than GDAL's (docs/actions.md; docs/api-decisions.md):
 
 - the host is resolved once (`urlpolicy.fetch_address`: public, or let through by
   `MAPROOM_FETCH_ALLOWLIST`) and the request goes to that address (the `Host` header and, for

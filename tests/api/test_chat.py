@@ -1,4 +1,4 @@
-"""The chat endpoints over HTTP (CONTRACT.md 7), on SQLite and PostgreSQL: the answer's shape,
+"""The chat endpoints over HTTP (docs/chat.md), on SQLite and PostgreSQL: the answer's shape,
 limits, scope, one turn at a time, questions, stored messages and their live events."""
 
 from __future__ import annotations

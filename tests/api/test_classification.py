@@ -1,4 +1,4 @@
-"""Server-side classification over HTTP (CONTRACT.md 4): field statistics in the layer detail,
+"""Server-side classification over HTTP (docs/styles.md): field statistics in the layer detail,
 computed classes stored and shown in the legend, and 400s naming the layer's fields."""
 
 from __future__ import annotations

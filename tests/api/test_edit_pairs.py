@@ -1,5 +1,5 @@
 """Every REST edit and the map action that does the same thing share one implementation
-(CONTRACT.md 5): the same bad input gets the same message, the same good input stores the same
+(docs/actions.md): the same bad input gets the same message, the same good input stores the same
 state, and both publish the same events on the live stream."""
 
 from __future__ import annotations

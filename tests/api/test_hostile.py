@@ -1,5 +1,5 @@
 """Hostile and unlucky input, as an attacker with an ordinary key or a full disk would bring
-it (CONTRACT.md 1 and 8): each gets the contract's answer, nothing is left behind, and no
+it (docs/api-decisions.md): each gets the contract's answer, nothing is left behind, and no
 request holds a user-controlled amount of data in memory."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""API keys, /verify and /usage over HTTP (CONTRACT.md 2)."""
+"""API keys, /verify and /usage over HTTP (docs/api-decisions.md)."""
 
 from __future__ import annotations
 

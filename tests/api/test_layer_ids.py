@@ -1,4 +1,4 @@
-"""Layer ids are per project (CONTRACT.md 4): one account's layers can neither collide with
+"""Layer ids are per project (docs/api-decisions.md): one account's layers can neither collide with
 another's nor reveal that an id exists elsewhere. Runs on SQLite and PostgreSQL."""
 
 from __future__ import annotations

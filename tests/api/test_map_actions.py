@@ -279,7 +279,7 @@ async def test_actions_need_the_map_scope_and_the_owner(
 
 
 async def test_names_are_not_resolved_at_dispatch(api: httpx.AsyncClient) -> None:
-    """An http(s) URL whose host does not resolve is accepted (CONTRACT.md 5): only the server's
+    """An http(s) URL whose host does not resolve is accepted (docs/actions.md): only the server's
     own fetches resolve names, when they happen."""
     project = await new_project(api)
     response = await act(

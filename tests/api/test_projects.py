@@ -1,4 +1,4 @@
-"""Projects over HTTP: create and default state, PATCH rules of spec 4.2, bounds, ETags."""
+"""Projects over HTTP: create and default state, PATCH rules (api-decisions.md), bounds, ETags."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """Remote COG tiles: the server fetches by ranges through its own reader, pinned to checked
 addresses, redirects checked hop by hop, with timeouts; whatever the remote host does, the
-client gets a tile, a 502 or a 504 in the contract's envelope, never a 500 (CONTRACT.md 5, 8).
+client gets a tile, a 502 or a 504 in the contract's envelope, never a 500 (docs/actions.md).
 
 The remote host is a real HTTP server on loopback, let through by MAPROOM_FETCH_ALLOWLIST."""
 

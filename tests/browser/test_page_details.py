@@ -1,4 +1,4 @@
-"""What the map pages draw, judged by pixels (CONTRACT.md 6): the offline basemap when the
+"""What the map pages draw, judged by pixels (docs/live.md): the offline basemap when the
 network is unreachable, masks beneath the data, feature popups, the title, and report links.
 
 Runs as `tests/browser/test_live_page.py` does (Debian's chromium, `MAPROOM_BROWSER_TESTS=1`).

@@ -1,5 +1,5 @@
 """The built-in agent over HTTP: phrasings people type, each checked by the project's state
-after the turn (CONTRACT.md 7). Every case starts from a fresh project with three layers
+after the turn (docs/chat.md). Every case starts from a fresh project with three layers
 (Cafes: points, Counties: polygons, Rivers: lines) and the default view."""
 
 from __future__ import annotations

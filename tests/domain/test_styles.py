@@ -1,4 +1,4 @@
-"""The style schema (spec 2.7), its merge rules (spec 4.3), defaults and legends.
+"""The style schema (docs/styles.md), its merge rules (docs/styles.md), defaults and legends.
 
 These are the pure rules in `maproom.domain.styles`; `tests/api/test_layers.py` drives the same
 rules through `PUT /sessions/{id}/layers/{layerId}/style` over HTTP.
@@ -270,7 +270,7 @@ def test_a_client_meta_is_dropped() -> None:
     }
 
 
-# --- merge rules (spec 4.3) --------------------------------------------------------------------
+# --- merge rules (docs/styles.md) -----------------------------------------------------------------
 
 STORED: dict[str, Any] = {
     "renderer": {

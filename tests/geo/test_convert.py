@@ -1,4 +1,4 @@
-"""The registry: every upload type of spec 8.2 has a converter; stored-only files make no layer."""
+"""The registry: every upload type has a converter; stored-only files make no layer."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Conversion limits (CONTRACT.md 8): a layer past them stops the conversion, nothing kept."""
+"""Conversion limits (api-decisions.md): a layer past them stops the conversion, nothing kept."""
 
 from __future__ import annotations
 

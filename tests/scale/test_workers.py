@@ -1,4 +1,4 @@
-"""Two maproom workers behave as one service (CONTRACT.md 9): one fresh PostgreSQL database, one
+"""Two maproom workers behave as one service (docs/scaling.md): one fresh PostgreSQL database, one
 Redis, one S3-protocol server (moto's standalone server, started here on loopback), and two
 `maproom serve` processes on their own data dirs.
 

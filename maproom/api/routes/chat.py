@@ -1,4 +1,4 @@
-"""`POST /sessions/{id}/chat` and `POST /sessions/{id}/ask/respond` (spec 4.1, CONTRACT.md 7).
+"""`POST /sessions/{id}/chat` and `POST /sessions/{id}/ask/respond` (docs/chat.md).
 
 Both answer `{"messageId", "reply", "actions", "question"}`, or, with
 `Accept: text/event-stream`, stream the turn: `token` `{"text"}` as the reply is produced,

@@ -1,4 +1,4 @@
-"""`/sessions/{id}/files`, `/assets` and `/reports` (spec 4.4-4.6, CONTRACT.md 4)."""
+"""`/sessions/{id}/files`, `/assets` and `/reports` (docs/api-decisions.md)."""
 
 from __future__ import annotations
 
@@ -64,7 +64,7 @@ async def list_files(
 )
 @requires("files")
 async def upload_file(id: str, request: Request) -> Response:
-    """Store a file (spec 8.2); GeoJSON, CSV, Excel and GeoTIFF files become layers."""
+    """Store a file (docs/api-decisions.md); GeoJSON, CSV, Excel and GeoTIFF files become layers."""
     caller = Caller.of(request)
     services = caller.services
     project_id = await caller.read(files.check_project, project_id=id)

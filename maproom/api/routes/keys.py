@@ -1,4 +1,4 @@
-"""`/api-keys`, `/verify`, `/usage` (CONTRACT.md 2)."""
+"""`/api-keys`, `/verify`, `/usage` (docs/api-decisions.md)."""
 
 from __future__ import annotations
 

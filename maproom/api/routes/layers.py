@@ -1,4 +1,4 @@
-"""`/sessions/{id}/layers`: list, detail, patch, delete, reorder, style (spec 4.3)."""
+"""`/sessions/{id}/layers`: list, detail, patch, delete, reorder, style (docs/styles.md)."""
 
 from __future__ import annotations
 
@@ -21,7 +21,7 @@ router = APIRouter(
     prefix=f"{API_PREFIX}/sessions/{{id}}/layers", tags=["layers"], route_class=ScopedRoute
 )
 STYLE_BODY = Body(
-    description="A (partial) layer style (spec 2.7); merged into the stored one (spec 4.3)",
+    description="A (partial) layer style, merged into the stored one (docs/styles.md)",
     openapi_examples={
         "recolour": {"value": {"renderer": {"paint": {"circle-color": "#e4572e"}}}},
     },
@@ -104,7 +104,7 @@ async def delete_layer(id: str, layerId: str, request: Request) -> Response:
     "/{layerId}/style",
     summary="Update a layer style (merge)",
     openapi_extra=json_body(
-        STYLE_REF, "A (partial) layer style (spec 2.7), merged into the stored one"
+        STYLE_REF, "A (partial) layer style (docs/styles.md), merged into the stored one"
     ),
     responses={
         200: {

@@ -1,4 +1,4 @@
-"""`POST /sessions/{id}/map/actions` (spec 4.7; the command path is `maproom.domain.actions`)."""
+"""`POST /sessions/{id}/map/actions` (docs/actions.md; the path: `maproom.domain.actions`)."""
 
 from __future__ import annotations
 

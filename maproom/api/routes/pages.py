@@ -1,4 +1,4 @@
-"""The live and static map pages, their state, their stream and their data (CONTRACT.md 6).
+"""The live and static map pages, their state, their stream and their data (docs/live.md).
 
 Everything here is reached through a view link's token instead of an API key, is read-only,
 and answers 404 as soon as the link is revoked, expires or loses its project:

@@ -1,4 +1,4 @@
-"""`/sessions`: projects (spec 4.2)."""
+"""`/sessions`: projects (docs/api-decisions.md)."""
 
 from __future__ import annotations
 

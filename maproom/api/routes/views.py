@@ -1,4 +1,4 @@
-"""`/sessions/{id}/live-view-url`, `/static-view-url` and `/view-links` (CONTRACT.md 6)."""
+"""`/sessions/{id}/live-view-url`, `/static-view-url` and `/view-links` (docs/live.md)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Map actions (spec 4.7)."""
+"""Map actions (docs/actions.md)."""
 
 from __future__ import annotations
 

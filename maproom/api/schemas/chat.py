@@ -1,4 +1,4 @@
-"""Chat requests and answers (spec 4.1, CONTRACT.md 7)."""
+"""Chat requests and answers (docs/chat.md)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Files, layers, assets and reports: requests and responses (spec 2.3-2.7, 4.3-4.6)."""
+"""Files, layers, assets and reports: requests and responses (docs/api-decisions.md)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from maproom.domain.common import Omittable
 
 
 class LayerItem(BaseModel):
-    """A layer list item (spec 2.3)."""
+    """A layer list item (docs/api-decisions.md)."""
 
     layer_id: str
     name: str
@@ -50,7 +50,7 @@ class FieldSummary(BaseModel):
 
 
 class LayerDetail(LayerItem):
-    """`GET .../layers/{layerId}` (CONTRACT.md 4)."""
+    """`GET .../layers/{layerId}` (docs/api-decisions.md)."""
 
     order: int
     style: dict[str, Any]
@@ -149,7 +149,7 @@ class ReportRecord(BaseModel):
 
 
 class ReportMeta(BaseModel):
-    """`GET .../reports/{fileId}` (spec 2.5)."""
+    """`GET .../reports/{fileId}` (docs/api-decisions.md)."""
 
     data: ReportRecord
 

@@ -1,4 +1,4 @@
-"""Project requests and responses (spec 2.1, 2.2, 4.2; CONTRACT.md 3)."""
+"""Project requests and responses (docs/api-decisions.md)."""
 
 from __future__ import annotations
 
@@ -51,7 +51,7 @@ class CustomMaskRead(BaseModel):
 
 
 class MapState(BaseModel):
-    """The map state (spec 2.2)."""
+    """The map state (docs/api-decisions.md)."""
 
     center: tuple[float, float]
     zoom: float
@@ -71,7 +71,7 @@ class SharedBy(BaseModel):
 
 
 class Message(BaseModel):
-    """A chat message in a project (CONTRACT.md 7)."""
+    """A chat message in a project (docs/chat.md)."""
 
     id: str
     role: Literal["user", "assistant"]
@@ -82,7 +82,7 @@ class Message(BaseModel):
 
 
 class ProjectRead(BaseModel):
-    """A whole project (spec 2.1)."""
+    """A whole project (docs/api-decisions.md)."""
 
     id: str
     title: str
@@ -97,7 +97,7 @@ class ProjectRead(BaseModel):
 
 
 class ProjectPatched(BaseModel):
-    """Answer of a project PATCH (spec 4.2 rule 5)."""
+    """Answer of a project PATCH (docs/api-decisions.md)."""
 
     id: str
     title: str

@@ -1,4 +1,4 @@
-"""Live and static view links (CONTRACT.md 6)."""
+"""Live and static view links (docs/live.md)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The command path: every change to a map is a batch of actions (spec 4.7, CONTRACT.md 5).
+"""The command path: every change to a map is a batch of actions (docs/actions.md, docs/actions.md).
 
     dispatch(raw batch)          POST .../map/actions, the chat agent, the MCP server:
                                  parse every action, then `execute`

@@ -1,4 +1,4 @@
-"""The map actions (spec 4.7, CONTRACT.md 5): one Pydantic model per type, and their union.
+"""The map actions (docs/actions.md, docs/actions.md): one Pydantic model per type, and their union.
 
 Every change to a map goes through these models: `POST .../map/actions`, the REST edits that
 do the same thing (`maproom.domain.edits`), the chat agent and the MCP server. `parse` reads
@@ -83,7 +83,7 @@ Url = Annotated[
 Levels = Annotated[float, Field(strict=True, gt=0, le=24, description="Zoom levels; default 1")]
 Style = Annotated[
     dict[str, Any],
-    Field(description="A layer style (spec 2.7; schema `LayerStyle`)"),
+    Field(description="A layer style (docs/styles.md; schema `LayerStyle`)"),
 ]
 
 

@@ -10,7 +10,7 @@ applies the steps, so what it checked still holds when they apply.
 
 Layer references: a `layer_id` that is a UUID is used as is; any other string names the layer
 `uuid5(project id, string)` in this project, so `"layer_id": "quakes"` means the same layer in
-every later action (CONTRACT.md 4).
+every later action (docs/api-decisions.md).
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """What a chat keeps with its project: messages, pending questions, and the running turn.
 
-- Messages (`{"id", "role", "content", "actions", "question", "createdAt"}`, CONTRACT.md 7)
+- Messages (`{"id", "role", "content", "actions", "question", "createdAt"}`, docs/chat.md)
   are part of the project's body, so adding one is a project change (`gate.touch`) and is
   published on the live stream as a `message` event.
 - A question the agent asked waits in `chat_questions` with what the agent needs to go on

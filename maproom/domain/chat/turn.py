@@ -1,4 +1,4 @@
-"""One chat turn: the loop every agent runs in (CONTRACT.md 7).
+"""One chat turn: the loop every agent runs in (docs/chat.md).
 
     send(message)  or  respond(question, answer)
       claim the project's turn (409 while another runs)

@@ -1,4 +1,4 @@
-// maproom style (spec 2.7) -> MapLibre layers. Pure functions: no map, no DOM.
+// maproom style (docs/styles.md) -> MapLibre layers. Pure functions: no map, no DOM.
 
 const PREFIX = "mr-";
 // The colours come from the server's styles (maproom/domain/styles.py), handed to the page

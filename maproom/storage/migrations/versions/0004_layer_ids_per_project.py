@@ -1,6 +1,6 @@
 """Layer ids per project, and field statistics.
 
-A layer id is unique within its project, not across projects (CONTRACT.md 4): the primary key
+A layer id is unique within its project, not across projects (api-decisions.md): the primary key
 of `layers` becomes `(project_id, id)`. Every existing row keeps its id and its project. New
 columns `fields` and `stats_key` hold a layer's field statistics (filled for existing GeoJSON
 layers when the service starts: `maproom.domain.layers.profile_missing`).
