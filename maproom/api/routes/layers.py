@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Body, Query, Request
-from fastapi.responses import Response
+from fastapi.responses import Response, StreamingResponse
 
 from maproom.api import API_PREFIX
 from maproom.api.deps import Caller, IfMatch, ScopedRoute, project_url, requires
@@ -14,7 +14,7 @@ from maproom.api.openapi import STYLE_REF, json_body
 from maproom.api.responses import OK, json_response
 from maproom.api.schemas.common import Ok
 from maproom.api.schemas.data import LayerDetail, LayerList, LayerOrder, LayerPatch, LayerStats
-from maproom.domain import edits, layers, queries, styles
+from maproom.domain import edits, exports, layers, queries, styles
 from maproom.domain.tiles import MEDIA_TYPES
 
 router = APIRouter(
@@ -220,3 +220,32 @@ async def layer_stats(
         layer_id=layerId, field=field, where=filter,
     )  # fmt: skip
     return json_response(found)
+
+
+@router.get(
+    "/{layerId}/export",
+    summary="Export a layer's data",
+    response_class=Response,
+    responses={200: {"content": {media: {} for media in exports.MEDIA_TYPES}}},
+)
+@requires("layers")
+async def layer_export(
+    id: str,
+    layerId: str,
+    request: Request,
+    format: Annotated[
+        str, Query(description="geojson, gpkg, fgb, csv (WKT geometry), parquet; tif (rasters)")
+    ] = "geojson",
+    filter: Annotated[str | None, Query(description="A filter as JSON (docs/analysis.md)")] = None,
+) -> Response:
+    """The features the layer draws (its style's filter), narrowed by `filter`, as a file in
+    that format; a raster layer as its Cloud Optimized GeoTIFF (docs/exports.md)."""
+    caller = Caller.of(request)
+    download = await caller.analyse(
+        request, exports.export, analysis=caller.services.analysis, blobs=caller.services.blobs,
+        project_id=id, layer_id=layerId, fmt=format, where=filter,
+    )  # fmt: skip
+    headers = {"Content-Disposition": download.disposition, "X-Content-Type-Options": "nosniff"}
+    if download.size is not None:
+        headers["Content-Length"] = str(download.size)
+    return StreamingResponse(download.chunks, headers=headers, media_type=download.media_type)
