@@ -11,6 +11,7 @@ import anyio
 
 from maproom.domain import history, links, projects, usage
 from maproom.domain.analysis import Analysis
+from maproom.domain.basemaps import Basemaps, remote_fetch
 from maproom.domain.chat.builtin import BuiltinAgent
 from maproom.domain.chat.llm import LLMAgent
 from maproom.domain.chat.turn import Agent
@@ -45,6 +46,7 @@ class Services:
     hub: LiveHub
     agent: Agent
     bodies: HeardCache[projects.Encoded]  # project bodies as JSON, on while every change is heard
+    basemaps: Basemaps  # the basemaps compiled styles are drawn on (networked ones kept)
 
     bus: RedisBus | None = None  # several workers: what they share goes through Redis
     # The threads that may cut tiles at once: one per core. Cutting is CPU work partly holding
@@ -84,6 +86,7 @@ class Services:
             hub=_live_hub(db),
             agent=agent_for(settings),
             bodies=projects.body_cache(enabled=alone, bound_bytes=settings.body_cache_mb * MB),
+            basemaps=Basemaps(remote_fetch(settings.fetch_allowed, settings.fetch_timeout_s)),
         )
         db.commit_listeners.append(services.heard)
         if shared:

@@ -24,6 +24,7 @@ from maproom.domain.usage import add_stored
 from maproom.errors import NotFound
 from maproom.geo.fields import STATS_NAME, Profile, profile_geojson
 from maproom.geo.filters import predicate
+from maproom.geo.tiles import MAX_ZOOM
 from maproom.storage import scratch
 from maproom.storage.blobs import BlobStore
 from maproom.storage.db import Database, Prepared, Tx, Writer
@@ -43,6 +44,8 @@ UNPROFILED = Prepared(
         layers.c.stats_key.is_(None),
     )
 )
+VECTOR_MAX_ZOOM = 14
+"""The deepest vector tile a client asks for; it draws deeper zooms from those (overzoom)."""
 LAYER = Prepared(
     select(layers).where(
         layers.c.id == bindparam("id"), layers.c.project_id == bindparam("project_id")
@@ -120,6 +123,42 @@ def detail(row: Any, order: int, base: str) -> dict[str, Any]:
         "createdAt": iso(row.created_at),
         "updatedAt": iso(row.updated_at),
     }
+
+
+def drawn(tx: Tx, project_id: str, base: str) -> list[dict[str, Any]]:
+    """Every layer's detail with its drawing options (a raster's tile size, opacity, zooms),
+    top first: what a map page or a compiled style draws."""
+    rows = rows_top_first(tx, project_id)
+    return [{**detail(row, order, base), "options": row.options} for order, row in enumerate(rows)]
+
+
+def tilejson(row: Any, base: str) -> dict[str, Any]:
+    """TileJSON 3.0 of a layer's tiles under `base` (docs/open-formats.md): vector tiles with
+    one source layer, `layer`, and its fields; a raster's image tiles."""
+    vector = row.layer_type == "geojson"
+    tiles = f"{base}/layers/{row.id}/tiles/{{z}}/{{x}}/{{y}}." + ("pbf" if vector else "png")
+    tag = filter_tag(filter_of(row)) if vector else ""
+    west, south, east, north = row.bbox or (-180.0, -85.051129, 180.0, 85.051129)
+    found: dict[str, Any] = {
+        "tilejson": "3.0.0",
+        "name": row.name,
+        "scheme": "xyz",
+        "tiles": [f"{tiles}?f={tag}" if tag else tiles],
+        "minzoom": 0,
+        "maxzoom": VECTOR_MAX_ZOOM if vector else MAX_ZOOM,
+        "bounds": [west, south, east, north],
+        "center": [(west + east) / 2, (south + north) / 2, 0],
+    }
+    if vector:
+        kinds = {"number": "Number", "string": "String", "boolean": "Boolean"}
+        fields = {f["name"]: kinds.get(f["type"], "Mixed") for f in row.fields or []}
+        found["vector_layers"] = [
+            {"id": "layer", "fields": fields, "minzoom": 0, "maxzoom": VECTOR_MAX_ZOOM}
+        ]
+    attribution = (row.options or {}).get("attribution")
+    if attribution:
+        found["attribution"] = str(attribution)
+    return found
 
 
 def rows_top_first(tx: Tx, project_id: str) -> list[Any]:

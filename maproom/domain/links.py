@@ -174,16 +174,17 @@ def state(db: Database, link: Link, base: str) -> dict[str, Any]:
 
 
 def _state(tx: Tx, project: Any, base: str) -> dict[str, Any]:
-    rows = layers.rows_top_first(tx, project.id)
     last = tx.one(LAST_EVENT, project_id=project.id)
     return {
         "project": {"id": project.id, "title": project.title, "mapState": project.map_state},
-        "layers": [
-            {**layers.detail(row, order, base), "options": row.options}
-            for order, row in enumerate(rows)
-        ],
+        "layers": layers.drawn(tx, project.id, base),
         "lastEventId": last.id if last else 0,
     }
+
+
+def tilejson(db: Database, link: Link, layer_id: str, base: str) -> dict[str, Any]:
+    """TileJSON of a layer of the link's project, its tiles under `base`."""
+    return layers.tilejson(layer_row(db, link, layer_id), base)
 
 
 def title(db: Database, link: Link) -> str:

@@ -272,6 +272,15 @@ def fork(
         raise
 
 
+def drawing(db: Database, *, principal: Principal, project_id: str, base: str) -> dict[str, Any]:
+    """The project as a map draws it: its id, title and map state, and every layer's detail
+    with its drawing options, top first (`maproom.domain.mapstyle` compiles it)."""
+    with db.reader() as tx:
+        row = get_or_raise(tx, principal=principal, project_id=project_id)
+        project = {"id": row.id, "title": row.title, "mapState": row.map_state}
+        return {"project": project, "layers": layers.drawn(tx, row.id, base)}
+
+
 def map_view(db: Database, *, principal: Principal, project_id: str, base: str) -> dict[str, Any]:
     """Everything a client needs to draw the map: map state and layer details, top first.
 

@@ -353,15 +353,6 @@ POLYGON_PAINT = {
 }
 
 
-def page_palette() -> dict[str, Any]:
-    """The colours the map pages draw with when a style names none (`web/static/style.js`)."""
-    return {
-        "accent": ACCENT,
-        "categories": list(QUALITATIVE),
-        "ramp": [dict(stop) for stop in DEFAULT_RAMP],
-    }
-
-
 def default_style(layer_type: str | None, geometry_type: str | None) -> dict[str, Any]:
     """A new layer's style: one `single` renderer painted for its geometry."""
     if layer_type != "geojson":

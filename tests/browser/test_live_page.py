@@ -36,7 +36,7 @@ FLAGS = [
 ]
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "img"
 REQUIRED = os.environ.get("MAPROOM_BROWSER_TESTS") == "1"
-READY = "!!(window.maproom && window.maproom.state && window.maproom.map.loaded())"
+READY = "!!(window.maproom && window.maproom.ready && window.maproom.map.loaded())"
 
 
 @pytest.fixture
@@ -405,9 +405,9 @@ async def test_an_undo_and_a_restore_reach_the_open_page(
 
         removed = {"actions": [{"type": "remove_layer", "layer_id": "squares"}]}
         await api.post(actions, json=removed)
-        await until(page, "window.maproom.state.layers.length === 1")
+        await until(page, 'window.maproom.style.metadata["maproom:layers"].length === 1')
         version = kept["data"][0]["version"]
         restored = await api.post(f"/api/v1/sessions/{project}/history/{version}/restore")
         assert restored.status_code == 200, restored.text
-        await until(page, "window.maproom.state.layers.length === 2", 2000)
+        await until(page, 'window.maproom.style.metadata["maproom:layers"].length === 2', 2000)
         assert page.errors == []

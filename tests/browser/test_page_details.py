@@ -23,7 +23,7 @@ from tests.live.test_stream import server as server  # the uvicorn fixture
 from tests.support import bearer, new_key
 
 pytestmark = [pytest.mark.anyio, pytest.mark.browser]
-OFFLINE_WATER, OFFLINE_LAND = (169, 207, 224), (244, 241, 234)  # web/static/basemap.js
+OFFLINE_WATER, OFFLINE_LAND = (169, 207, 224), (244, 241, 234)  # maproom/domain/basemaps.py
 
 
 async def offline_page(browser: Any, url: str) -> Any:
@@ -78,7 +78,8 @@ async def test_offline_basemap_draws_when_the_network_is_unreachable(
         await until(page, "document.querySelector('#notices .notice') !== null")
         notice = await page.inner_text("#notices .notice")
         assert "light" in notice and "offline" in notice
-        await until(page, "window.maproom.map.getStyle().name === 'offline'")
+        await until(page, "window.maproom.map.getStyle().metadata['maproom:basemap'].fallback")
+        assert await page.evaluate("!!window.maproom.map.getLayer('land')")
         await settle(page)
         land = await pixel(page, 20, 10)  # central Africa
         sea = await pixel(page, -40, 30)  # mid-Atlantic

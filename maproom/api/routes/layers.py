@@ -171,6 +171,16 @@ async def layer_tile(
     return await tile_response(caller.services, row, z, x, y, fmt)
 
 
+@router.get("/{layerId}/tilejson", summary="TileJSON of a layer's tiles")
+@requires("layers")
+async def layer_tilejson(id: str, layerId: str, request: Request) -> Response:
+    """TileJSON 3.0: the tile URL, zooms, bounds and, for vector tiles, `vector_layers` with
+    the fields (docs/open-formats.md)."""
+    caller = Caller.of(request)
+    row = await caller.read(layers.data_of, project_id=id, layer_id=layerId)
+    return json_response(layers.tilejson(row, project_url(request, id)))
+
+
 @router.get(
     "/{layerId}/features",
     summary="Query a layer's features",

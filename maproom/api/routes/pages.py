@@ -6,11 +6,14 @@ and answers 404 as soon as the link is revoked, expires or loses its project:
     /live/{token}                     the live page          /embed/{token}   the static page
     /live/{token}/state               what the page draws    /embed/{token}/state
     /live/{token}/events              server-sent events: `snapshot`, then the project's log
+    /{live|embed}/{token}/style.json  the project as a MapLibre style (what the page draws)
+    /{live|embed}/{token}/layers/{layerId}/tilejson             TileJSON of a layer's tiles
     /{live|embed}/{token}/layers/{layerId}/data                 a layer's GeoJSON
     /{live|embed}/{token}/layers/{layerId}/tiles/{z}/{x}/{y}.{pbf|png|webp}
     /{live|embed}/{token}/countries/{code}.geojson              a country's shape (masks)
     /r/{token}                        a saved report (HTML, sandboxed: no script, own origin)
     /basemap/offline/{z}/{x}/{y}.pbf  maproom's own basemap (public: no project data)
+    /basemap/masks/{code}.geojson     the world outside a country, shaded by a country mask
     /favicon.ico
 
 Pages may be framed by the link's allowed origins only (CSP `frame-ancestors`), and send no
@@ -34,7 +37,7 @@ from fastapi.responses import Response, StreamingResponse
 from maproom.api.deps import public_origin
 from maproom.api.layer_data import TileFormat, geojson_response, tile_response
 from maproom.api.responses import json_response
-from maproom.domain import links, reports, styles
+from maproom.domain import links, mapstyle, reports
 from maproom.domain.common import utcnow
 from maproom.domain.mapstate import country_shape
 from maproom.errors import NotFound
@@ -81,23 +84,22 @@ def _page(request: Request, prefix: str, link: links.Link) -> Response:
     events = orjson.dumps(f"{base}/events").decode() if prefix == "live" else "null"
     html = _template("page.html").safe_substitute(
         title=html_escape(links.title(_services(request).db, link)),
-        state_url=f"{base}/state",
+        style_url=f"{base}/style.json",
         events_url=events,
-        palette=_palette(),
         static=STATIC_PREFIX,
         vendor=VENDOR_PREFIX,
     )
     return Response(html, media_type="text/html; charset=utf-8", headers=_page_headers(link))
 
 
-@functools.cache
-def _palette() -> str:
-    return orjson.dumps(styles.page_palette()).decode()
-
-
 def _state(request: Request, prefix: str, link: links.Link) -> dict[str, Any]:
     base = f"{public_origin(request)}/{prefix}/{link.token}"
     return links.state(_services(request).db, link, base)
+
+
+def _style(request: Request, prefix: str, link: links.Link) -> dict[str, Any]:
+    drawing = _state(request, prefix, link)
+    return mapstyle.project_style(drawing, _services(request).basemaps, public_origin(request))
 
 
 for _prefix in PAGE_KINDS:
@@ -113,6 +115,22 @@ for _prefix in PAGE_KINDS:
             """The project as the page draws it."""
             link = await _link(request, prefix, token)
             body = await anyio.to_thread.run_sync(_state, request, prefix, link)
+            return json_response(body, headers=_page_headers(link))
+
+        @router.get(f"/{prefix}/{{token}}/style.json")
+        async def style(token: str, request: Request) -> Response:
+            """The project compiled to a MapLibre style (docs/open-formats.md)."""
+            link = await _link(request, prefix, token)
+            body = await anyio.to_thread.run_sync(_style, request, prefix, link)
+            return json_response(body, headers=_page_headers(link))
+
+        @router.get(f"/{prefix}/{{token}}/layers/{{layerId}}/tilejson")
+        async def tilejson(token: str, layerId: str, request: Request) -> Response:
+            """TileJSON of a layer's tiles."""
+            link = await _link(request, prefix, token)
+            base = f"{public_origin(request)}/{prefix}/{link.token}"
+            db = _services(request).db
+            body = await anyio.to_thread.run_sync(links.tilejson, db, link, layerId, base)
             return json_response(body, headers=_page_headers(link))
 
         @router.get(f"/{prefix}/{{token}}/layers/{{layerId}}/data")
@@ -173,6 +191,24 @@ async def offline_basemap_tile(z: int, x: int, y: int) -> Response:
         media_type="application/vnd.mapbox-vector-tile",
         headers={"Cache-Control": "public, max-age=86400", "Access-Control-Allow-Origin": "*"},
     )
+
+
+@router.get("/basemap/masks/{code}.geojson")
+async def country_mask(code: str) -> Response:
+    """The world outside a country (ISO 3166-1 alpha-2 or alpha-3) and the country's outline:
+    what a country mask shades. Public: Natural Earth's data, no project's."""
+    body = await anyio.to_thread.run_sync(_mask, code.upper())
+    return Response(
+        body,
+        media_type="application/geo+json",
+        headers={"Cache-Control": "public, max-age=86400", "Access-Control-Allow-Origin": "*"},
+    )
+
+
+@functools.lru_cache(maxsize=32)
+def _mask(code: str) -> bytes:
+    rings = mapstyle.outer_rings(orjson.loads(country_shape(code)))
+    return orjson.dumps(mapstyle.mask_feature(rings))
 
 
 @router.get("/r/{token}")

@@ -4,11 +4,19 @@ from __future__ import annotations
 
 from typing import Annotated
 
+import anyio.to_thread
 from fastapi import APIRouter, Body, Query, Request
 from fastapi.responses import Response
 
 from maproom.api import API_PREFIX
-from maproom.api.deps import Caller, IfMatch, ScopedRoute, project_url, requires
+from maproom.api.deps import (
+    Caller,
+    IfMatch,
+    ScopedRoute,
+    project_url,
+    public_origin,
+    requires,
+)
 from maproom.api.responses import OK, json_response
 from maproom.api.schemas.common import Ok
 from maproom.api.schemas.projects import (
@@ -20,7 +28,7 @@ from maproom.api.schemas.projects import (
     ProjectRead,
     ProjectUpdate,
 )
-from maproom.domain import edits, projects
+from maproom.domain import edits, mapstyle, projects
 
 router = APIRouter(prefix=f"{API_PREFIX}/sessions", tags=["projects"], route_class=ScopedRoute)
 
@@ -112,3 +120,16 @@ async def get_map(id: str, request: Request) -> Response:
     caller = Caller.of(request)
     view = await caller.read(projects.map_view, project_id=id, base=project_url(request, id))
     return json_response(view)
+
+
+@router.get("/{id}/style.json", summary="The project as a MapLibre style")
+@requires("layers")
+async def get_style(id: str, request: Request) -> Response:
+    """The project compiled to a MapLibre style (version 8) that any MapLibre client draws as
+    maproom's pages do; its sources are read with the same key (docs/open-formats.md)."""
+    caller = Caller.of(request)
+    drawing = await caller.read(projects.drawing, project_id=id, base=project_url(request, id))
+    style = await anyio.to_thread.run_sync(
+        mapstyle.project_style, drawing, caller.services.basemaps, public_origin(request)
+    )
+    return json_response(style)

@@ -1,70 +1,40 @@
-// The maproom map page: draws a project's state with MapLibre and, on the live page, follows
-// the project's event stream. Exposes window.maproom = {map, lastEventId, state}.
-//   basemap.js  basemaps, the offline one and the fallback    masks.js   masks beneath the data
-//   style.js    maproom styles as MapLibre layers             popups.js  feature popups
-//   notices.js  legend, toasts, notices                       stream.js  the live stream
-//   fetchjson.js  one JSON fetch with a timeout
-import { applyCategories, basemapStyle, BLANK } from "./basemap.js";
+// The maproom map page: draws the project's compiled MapLibre style (the server writes every
+// rule of how a project is drawn: docs/open-formats.md) and, on the live page, follows the
+// project's event stream by fetching that style again. Exposes
+// window.maproom = {map, style, lastEventId, ready}.
+//   notices.js  legend, toasts, notices      popups.js   feature popups
+//   stream.js   the live stream              fetchjson.js  one JSON fetch with a timeout
 import { fetchJson } from "./fetchjson.js";
-import { drawMasks } from "./masks.js";
-import { drawLegend, link, toast } from "./notices.js";
+import { drawLegend, link, notice, toast } from "./notices.js";
 import { enablePopups } from "./popups.js";
 import { follow } from "./stream.js";
-import { configure, mapLayers, source, sourceId } from "./style.js";
 
-const page = { map: null, state: null, basemapKey: null, stateUrl: null, base: null };
-window.maproom = { map: null, lastEventId: null, state: null };
+const page = { map: null, styleUrl: null };
+window.maproom = { map: null, lastEventId: null, style: null };
 
-// The project's state is never taken from the browser's cache.
-const fetchState = (url) => fetchJson(url, 8000, { cache: "no-store" });
+// The project's style is never taken from the browser's cache.
+const fetchStyle = () => fetchJson(page.styleUrl, 8000, { cache: "no-store" });
 
-function removeOverlays(map) {
-  for (const layer of [...(map.getStyle().layers || [])]) {
-    if (layer.id.startsWith("mr-")) map.removeLayer(layer.id);
-  }
-  for (const id of Object.keys(map.getStyle().sources || {})) {
-    if (id.startsWith("mr-")) map.removeSource(id);
-  }
-}
+const viewOf = (style) => ({ center: style.center, zoom: style.zoom, bearing: style.bearing,
+  pitch: style.pitch });
 
-async function drawOverlays(map, state) {
-  removeOverlays(map);
-  applyCategories(map, state.project.mapState.basemap);
-  const glyphs = Boolean(map.getStyle().glyphs);
-  for (const layer of [...state.layers].reverse()) { // bottom first
-    if (!layer.url) continue;
-    map.addSource(sourceId(layer), source(layer));
-    for (const spec of mapLayers({ ...layer, glyphs })) map.addLayer(spec);
-  }
-  await drawMasks(map, state.project.mapState, page.base);
-  drawLegend(state.layers);
-}
-
-async function render(state, { camera = false } = {}) {
-  page.state = state;
-  window.maproom.state = state;
-  document.title = state.project.title || "maproom";
-  const mapState = state.project.mapState;
-  const basemap = mapState.basemap || { style: "blank" };
-  const key = JSON.stringify(basemap.style);
+function draw(style, { camera = false } = {}) {
+  window.maproom.style = style;
+  document.title = style.name || "maproom";
   const map = page.map;
-  if (camera) {
-    map.jumpTo({ center: mapState.center, zoom: mapState.zoom, bearing: mapState.bearing || 0,
-      pitch: mapState.pitch || 0 });
+  map.setStyle(style, { diff: true });
+  if (camera) map.jumpTo(viewOf(style));
+  const meta = style.metadata || {};
+  const basemap = meta["maproom:basemap"] || {};
+  if (basemap.fallback) {
+    const name = basemap.style && !basemap.style.startsWith("http") ? `“${basemap.style}”` : "chosen";
+    notice("basemap", `The ${name} basemap could not be loaded (no internet?); showing maproom's offline basemap.`);
   }
-  if (key !== page.basemapKey) {
-    page.basemapKey = key;
-    const style = await basemapStyle(basemap, location.origin);
-    await new Promise((resolve) => {
-      map.once("style.load", resolve);
-      map.setStyle(style, { diff: false });
-    });
-  }
-  await drawOverlays(map, state);
+  drawLegend(meta["maproom:legend"] || []);
 }
 
-async function refresh() {
-  await render(await fetchState(page.stateUrl));
+async function refresh(options) {
+  draw(await fetchStyle(), options);
 }
 
 function announceFile(data) {
@@ -74,14 +44,9 @@ function announceFile(data) {
 }
 
 const CAMERA_MOVES = ["fit_bounds", "go_home", "zoom_in", "zoom_out", "pan", "zoom_to_layer"];
-// A step through the history may change anything: the page takes the whole state again and
+// A step through the history may change anything: the page takes the whole style again and
 // jumps to its view.
 const HISTORY_STEPS = ["undo", "redo"];
-
-async function jumpToState() {
-  const state = await fetchState(page.stateUrl);
-  await render(state, { camera: true });
-}
 
 async function applyAction(action) {
   const map = page.map;
@@ -94,49 +59,38 @@ async function applyAction(action) {
   } else if (action.type === "file_generated") {
     announceFile(action);
   } else if (HISTORY_STEPS.includes(action.type)) {
-    await jumpToState();
+    await refresh({ camera: true });
   } else {
-    const state = await fetchState(page.stateUrl);
-    if (CAMERA_MOVES.includes(action.type)) {
-      const v = state.project.mapState;
-      map.easeTo({ center: v.center, zoom: v.zoom, bearing: v.bearing, pitch: v.pitch });
-    }
-    await render(state);
+    const style = await fetchStyle();
+    draw(style);
+    if (CAMERA_MOVES.includes(action.type)) map.easeTo(viewOf(style));
   }
 }
 
 const HANDLERS = {
-  snapshot: (state) => render(state, { camera: true }),
+  snapshot: () => refresh({ camera: true }),
   action: applyAction,
   // `mapState` was published by maproom before every map change became an `action`; a log
   // written then may still be replayed on resume.
-  mapState: async (data) => {
-    const view = data.mapState;
-    if (view) page.map.jumpTo({ center: view.center, zoom: view.zoom, bearing: view.bearing, pitch: view.pitch });
-    await refresh();
-  },
-  layer: refresh,
-  file: refresh,
-  project: refresh,
-  restored: jumpToState,
+  mapState: () => refresh({ camera: true }),
+  layer: () => refresh(),
+  file: () => refresh(),
+  project: () => refresh(),
+  restored: () => refresh({ camera: true }),
   file_generated: announceFile,
 };
 
-export async function start({ stateUrl, eventsUrl, palette }) {
-  configure(palette);
-  page.stateUrl = stateUrl;
-  page.base = stateUrl.replace(/\/state$/, "");
-  const map = new maplibregl.Map({ container: "map", style: BLANK, attributionControl: { compact: false } });
+export async function start({ styleUrl, eventsUrl }) {
+  page.styleUrl = styleUrl;
+  const style = await fetchStyle();
+  const map = new maplibregl.Map({ container: "map", style, attributionControl: { compact: false } });
   map.addControl(new maplibregl.NavigationControl(), "top-left");
   map.addControl(new maplibregl.ScaleControl(), "bottom-left");
   enablePopups(map);
   page.map = map;
   window.maproom.map = map;
   await new Promise((resolve) => (map.loaded() ? resolve() : map.once("load", resolve)));
-  if (eventsUrl) {
-    follow(eventsUrl, HANDLERS); // the snapshot draws the first state
-  } else {
-    await render(await fetchState(stateUrl), { camera: true });
-  }
+  draw(style, { camera: true });
+  if (eventsUrl) follow(eventsUrl, HANDLERS); // its snapshot draws the latest style
   window.maproom.ready = true;
 }

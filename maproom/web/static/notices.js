@@ -1,5 +1,8 @@
 // What the page tells its viewer: the legend, short-lived toasts, and dismissable notices.
-import { colorOf } from "./style.js";
+
+// The colour of a legend item's swatch.
+const colorOf = (paint) =>
+  (paint || {})["fill-color"] || (paint || {})["line-color"] || (paint || {})["circle-color"] || "#3b82f6";
 
 export function toast(parts) {
   const box = document.getElementById("toasts");
@@ -39,16 +42,15 @@ export function notice(key, text) {
   box.append(note);
 }
 
-export function drawLegend(layers) {
+// The legend the server compiled (`metadata["maproom:legend"]`: visible layers, top first).
+export function drawLegend(legend) {
   const box = document.getElementById("legend");
   box.replaceChildren();
-  for (const layer of layers) {
-    const legend = (layer.style || {}).legend || {};
-    if (!layer.visible || legend.visible === false || !(layer.legendItems || []).length) continue;
+  for (const entry of legend) {
     const title = document.createElement("h4");
-    title.textContent = legend.title || layer.name;
+    title.textContent = entry.title;
     box.append(title);
-    for (const item of layer.legendItems) {
+    for (const item of entry.items) {
       const row = document.createElement("div");
       row.className = "item";
       if (item.ramp) {

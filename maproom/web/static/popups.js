@@ -1,8 +1,7 @@
 // Feature popups: a click on a feature of a vector layer shows its properties as a table of
 // text (never HTML); the pointer shows what can be clicked. `?popups=0` in the page URL turns
 // them off for embedders.
-import { MASK_PREFIX } from "./masks.js";
-
+const MASK_PREFIX = "mr-mask-";
 const CLICKABLE = /-(fill|line|circle)$/;
 
 function clickableLayers(map) {
