@@ -10,6 +10,7 @@ Vector tiles are cut by `maproom.geo.tilestore`, from a layer's tile index.
 from __future__ import annotations
 
 import math
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -31,6 +32,20 @@ def check_tile(z: int, x: int, y: int) -> None:
         raise ValueError(f"no tile {z}/{x}/{y}: zoom 0..{MAX_ZOOM}, x and y 0..2^zoom-1")
 
 
+_IMPORTING = threading.Lock()
+
+
+def _raster_stack() -> tuple[Any, Any, Any]:
+    """rasterio and rio-tiler, imported on the first raster tile (a server that never draws
+    one does not load them), by one thread at a time: rio-tiler's modules import each other,
+    and a second thread importing meanwhile would see a half-made `rio_tiler.io`."""
+    with _IMPORTING:
+        import rasterio
+        from rio_tiler.errors import TileOutsideBounds
+        from rio_tiler.io import Reader
+    return rasterio, TileOutsideBounds, Reader
+
+
 def raster_tile(
     path: Path | str,
     z: int,
@@ -42,10 +57,7 @@ def raster_tile(
 ) -> bytes | None:
     """Tile z/x/y of a COG as PNG or WebP, transparent where there is no data; None outside.
     `opener`: how rasterio reads the file (a remote one, through maproom's own reader)."""
-    import rasterio
-    from rio_tiler.errors import TileOutsideBounds
-    from rio_tiler.io import Reader
-
+    rasterio, TileOutsideBounds, Reader = _raster_stack()
     check_tile(z, x, y)
     if fmt not in ("png", "webp"):
         raise ValueError(f"unsupported tile format {fmt!r}: png or webp")

@@ -68,6 +68,19 @@ def _page_headers(link: links.Link) -> dict[str, str]:
     }
 
 
+def _shared(request: Request, link: links.Link, response: Response) -> Response:
+    """`response` readable by a map on another site (CORS): any site's, or only the allowed
+    origins' when the link names some (docs/open-formats.md)."""
+    if link.allowed_origins is None:
+        response.headers["Access-Control-Allow-Origin"] = "*"
+    else:
+        origin = request.headers.get("origin")
+        if origin in link.allowed_origins:
+            response.headers["Access-Control-Allow-Origin"] = origin
+        response.headers["Vary"] = "Origin"
+    return response
+
+
 STATIC_PREFIX = "/static/maproom"  # maproom/web/static: our own ES modules and CSS
 VENDOR_PREFIX = "/static/vendor"  # MapLibre GL JS, from its PyPI package (maproom.web.assets)
 WEB_DIR = Path(__file__).resolve().parents[2] / "web"
@@ -122,7 +135,7 @@ for _prefix in PAGE_KINDS:
             """The project compiled to a MapLibre style (docs/open-formats.md)."""
             link = await _link(request, prefix, token)
             body = await anyio.to_thread.run_sync(_style, request, prefix, link)
-            return json_response(body, headers=_page_headers(link))
+            return _shared(request, link, json_response(body, headers=_page_headers(link)))
 
         @router.get(f"/{prefix}/{{token}}/layers/{{layerId}}/tilejson")
         async def tilejson(token: str, layerId: str, request: Request) -> Response:
@@ -131,7 +144,7 @@ for _prefix in PAGE_KINDS:
             base = f"{public_origin(request)}/{prefix}/{link.token}"
             db = _services(request).db
             body = await anyio.to_thread.run_sync(links.tilejson, db, link, layerId, base)
-            return json_response(body, headers=_page_headers(link))
+            return _shared(request, link, json_response(body, headers=_page_headers(link)))
 
         @router.get(f"/{prefix}/{{token}}/layers/{{layerId}}/data")
         async def layer_data(token: str, layerId: str, request: Request) -> Response:
@@ -139,7 +152,7 @@ for _prefix in PAGE_KINDS:
             link = await _link(request, prefix, token)
             services = _services(request)
             row = await anyio.to_thread.run_sync(links.layer_row, services.db, link, layerId)
-            return await geojson_response(services, row)
+            return _shared(request, link, await geojson_response(services, row))
 
         @router.get(f"/{prefix}/{{token}}/layers/{{layerId}}/tiles/{{z}}/{{x}}/{{y}}.{{fmt}}")
         async def layer_tile(
@@ -149,7 +162,7 @@ for _prefix in PAGE_KINDS:
             link = await _link(request, prefix, token)
             services = _services(request)
             row = await anyio.to_thread.run_sync(links.layer_row, services.db, link, layerId)
-            return await tile_response(services, row, z, x, y, fmt)
+            return _shared(request, link, await tile_response(services, row, z, x, y, fmt))
 
         @router.get(f"/{prefix}/{{token}}/countries/{{code}}.geojson")
         async def country(token: str, code: str, request: Request) -> Response:
