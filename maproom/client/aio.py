@@ -136,13 +136,46 @@ class AsyncClient:
             yield item
 
     async def download(self, project_id: str, file_id: str, to: IO[bytes]) -> int:
+        return await self._save(core.file_content_path(project_id, file_id), {}, to, None)
+
+    async def export(
+        self,
+        project_id: str,
+        layer_id: str,
+        to: IO[bytes],
+        format: str = "geojson",
+        filter: Any = None,
+        progress: Progress | None = None,
+    ) -> int:
+        """`MaproomClient.export`, awaited."""
+        path, params = core.export_request(project_id, layer_id, format, filter)
+        return await self._save(path, params, to, progress)
+
+    async def _save(
+        self,
+        path: str,
+        params: dict[str, str],
+        to: IO[bytes],
+        progress: Progress | None,
+    ) -> int:
         written = 0
-        path = core.file_content_path(project_id, file_id)
-        async with self._http.stream("GET", path) as response:
+        async with self._http.stream("GET", path, params=params) as response:
             await self._check(response)
+            total = core.length_of(response)
             async for chunk in response.aiter_bytes():
                 written += to.write(chunk)
+                if progress is not None:
+                    progress(written, total)
         return written
+
+    async def style(self, project_id: str) -> dict[str, Any]:
+        return await self.call(core.style_json(project_id))
+
+    def style_url(self, project_id: str) -> str:
+        return core.style_url(self.policy.url, project_id)
+
+    async def tilejson(self, project_id: str, layer_id: str) -> dict[str, Any]:
+        return await self.call(core.tilejson(project_id, layer_id))
 
     async def dispatch(
         self, project_id: str, actions: Sequence[core.ActionLike]

@@ -1,9 +1,10 @@
 """The `maproom` commands that talk to a running service over HTTP, through `maproom.client`.
 
 `projects list|create|show|delete`, `upload`, `layers`, `style`, `actions`, `chat`, `live-url`,
-`watch` and `mcp`. Each takes `--url` and `--key` (default `MAPROOM_URL`, else
-`http://127.0.0.1:8000`, and `MAPROOM_KEY`). `--json` prints the API's JSON answer on stdout
-(lists: every page's items in one `{"data", "meta"}`); otherwise a human summary. A refusal
+`export`, `style-json`, `watch` and `mcp`. Each takes `--url` and `--key` (default
+`MAPROOM_URL`, else `http://127.0.0.1:8000`, and `MAPROOM_KEY`). `--json` prints the API's
+JSON answer on stdout (lists: every page's items in one `{"data", "meta"}`); otherwise a human
+summary. A refusal
 goes to stderr as `maproom: CODE: message` with exit status 1 (2 for a bad command line).
 
 The admin commands (`serve`, `keys`) work on the database directly and never through this.
@@ -14,7 +15,7 @@ from __future__ import annotations
 import contextlib
 import json
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -50,6 +51,8 @@ def register(app: typer.Typer) -> None:
     for command in (upload, layers, style, actions, chat, watch, mcp):
         app.command()(command)
     app.command("live-url")(live_url)
+    app.command("export")(export)
+    app.command("style-json")(style_json)
 
 
 @contextlib.contextmanager
@@ -163,20 +166,80 @@ def upload(
     as_json: AsJson = False,
 ) -> None:
     """Upload a file (streamed, with a progress bar on a terminal); it becomes a layer."""
-    columns = (BarColumn(), DownloadColumn(), TransferSpeedColumn())
-    with Progress(*columns, console=err, transient=True, disable=not err.is_terminal) as bar:
-        task = bar.add_task("upload", total=file.stat().st_size)
-
-        def advance(sent: int, total: int | None) -> None:
-            bar.update(task, completed=sent, total=total)
-
-        with _client(url, key) as mr:
-            done = mr.upload(project, file, name=name, progress=advance)
+    with _progress(file.stat().st_size) as advance, _client(url, key) as mr:
+        done = mr.upload(project, file, name=name, progress=advance)
     if as_json:
         return _print_json(done)
     out.print(f"file {done.id} ({done.fileSize} bytes)", highlight=False)
     if done.layer is not None:
         out.print(f"layer {done.layer.layer_id}: {done.layer.name}", markup=False, highlight=False)
+
+
+@contextlib.contextmanager
+def _progress(total: int | None) -> Iterator[Callable[[int, int | None], None]]:
+    """A progress bar on stderr while the block runs (on a terminal only); yields what to
+    call with (bytes so far, total or None)."""
+    columns = (BarColumn(), DownloadColumn(), TransferSpeedColumn())
+    with Progress(*columns, console=err, transient=True, disable=not err.is_terminal) as bar:
+        task = bar.add_task("transfer", total=total)
+
+        def advance(done: int, total: int | None) -> None:
+            bar.update(task, completed=done, total=total)
+
+        yield advance
+
+
+def export(
+    project: ProjectId,
+    layer: Annotated[str, typer.Argument(help="The layer's id")],
+    output: Annotated[
+        Path, typer.Option("--output", "-o", help="The file to write", dir_okay=False)
+    ],
+    format: Annotated[
+        str, typer.Option("--format", "-f", help="geojson, gpkg, fgb, csv, parquet; tif (rasters)")
+    ] = "geojson",
+    filter: Annotated[str | None, typer.Option(help="A filter as JSON (docs/analysis.md)")] = None,
+    url: Url = None,
+    key: Key = None,
+) -> None:
+    """Export a layer's data to a file (streamed, with a progress bar on a terminal)."""
+    where = _filter(filter)
+    partial = output.with_name(f".{output.name}.partial")
+    try:
+        with _progress(None) as advance, _client(url, key) as mr, partial.open("wb") as to:
+            written = mr.export(project, layer, to, format=format, filter=where, progress=advance)
+        partial.replace(output)
+    finally:
+        partial.unlink(missing_ok=True)
+    err.print(f"wrote {output} ({written} bytes)", markup=False, highlight=False)
+
+
+def _filter(text: str | None) -> Any:
+    if text is None:
+        return None
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        err.print(f"maproom: --filter is not valid JSON: {exc}", markup=False, highlight=False)
+        raise typer.Exit(2) from None
+
+
+def style_json(
+    project: ProjectId,
+    output: Annotated[
+        Path | None, typer.Option("--output", "-o", help="Write it to this file, not stdout")
+    ] = None,
+    url: Url = None,
+    key: Key = None,
+) -> None:
+    """The project as a MapLibre style (JSON) that any MapLibre client draws."""
+    with _client(url, key) as mr:
+        style = mr.style(project)
+    text = json.dumps(style, indent=2, ensure_ascii=False) + "\n"
+    if output is None:
+        sys.stdout.write(text)
+    else:
+        output.write_text(text, encoding="utf-8")
 
 
 def layers(project: ProjectId, url: Url = None, key: Key = None, as_json: AsJson = False) -> None:

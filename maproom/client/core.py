@@ -452,6 +452,33 @@ def file_content_path(project_id: str, file_id: str) -> str:
     return f"{API_PREFIX}{_project(project_id)}/files/{segment(file_id)}/content"
 
 
+def export_request(
+    project_id: str, layer_id: str, fmt: str, where: Any
+) -> tuple[str, dict[str, str]]:
+    """The path and query of a layer's export (docs/exports.md)."""
+    params = _without_none(format=fmt, filter=json.dumps(where) if where is not None else None)
+    return f"{API_PREFIX}{_layer(project_id, layer_id)}/export", params
+
+
+def length_of(response: httpx.Response) -> int | None:
+    """The answer's declared length, if any."""
+    declared = response.headers.get("content-length", "")
+    return int(declared) if declared.isdigit() else None
+
+
+def style_json(project_id: str) -> Call[dict[str, Any]]:
+    return Call("GET", f"{_project(project_id)}/style.json", _json)
+
+
+def tilejson(project_id: str, layer_id: str) -> Call[dict[str, Any]]:
+    return Call("GET", f"{_layer(project_id, layer_id)}/tilejson", _json)
+
+
+def style_url(base_url: str, project_id: str) -> str:
+    """Where a project's MapLibre style is (read with the key that made the call)."""
+    return f"{base_url}{API_PREFIX}{_project(project_id)}/style.json"
+
+
 def chat_stream(project_id: str, message: str) -> Call[Any]:
     """The streamed form of `chat` (read event by event, not through `read`)."""
     return _streamed(chat(project_id, message))

@@ -151,12 +151,51 @@ class Client:
 
     def download(self, project_id: str, file_id: str, to: IO[bytes]) -> int:
         """Write a stored file's bytes to `to`, streamed; the number of bytes."""
+        return self._save(core.file_content_path(project_id, file_id), {}, to, None)
+
+    def export(
+        self,
+        project_id: str,
+        layer_id: str,
+        to: IO[bytes],
+        format: str = "geojson",
+        filter: Any = None,
+        progress: Progress | None = None,
+    ) -> int:
+        """Write a layer's export to `to`, streamed: `format` geojson, gpkg, fgb, csv or
+        parquet (tif for a raster), the features `filter` (a dict) keeps; `progress(written,
+        total)` as the bytes come (`total` None when unknown). The number of bytes."""
+        path, params = core.export_request(project_id, layer_id, format, filter)
+        return self._save(path, params, to, progress)
+
+    def _save(
+        self,
+        path: str,
+        params: dict[str, str],
+        to: IO[bytes],
+        progress: Progress | None,
+    ) -> int:
         written = 0
-        with self._http.stream("GET", core.file_content_path(project_id, file_id)) as response:
+        with self._http.stream("GET", path, params=params) as response:
             self._check(response)
+            total = core.length_of(response)
             for chunk in response.iter_bytes():
                 written += to.write(chunk)
+                if progress is not None:
+                    progress(written, total)
         return written
+
+    def style(self, project_id: str) -> dict[str, Any]:
+        """The project as a MapLibre style (docs/open-formats.md)."""
+        return self.call(core.style_json(project_id))
+
+    def style_url(self, project_id: str) -> str:
+        """Where the project's MapLibre style is (read with this client's key)."""
+        return core.style_url(self.policy.url, project_id)
+
+    def tilejson(self, project_id: str, layer_id: str) -> dict[str, Any]:
+        """TileJSON of a layer's tiles."""
+        return self.call(core.tilejson(project_id, layer_id))
 
     # Map actions, chat, reports, views
 

@@ -112,6 +112,12 @@ async def _live_view_url(mr: AsyncClient, args: dict[str, Any]) -> Any:
     return {"liveViewUrl": await mr.live_view_url(args["project_id"])}
 
 
+async def _style_url(mr: AsyncClient, args: dict[str, Any]) -> Any:
+    if args.get("public"):
+        return {"styleUrl": f"{await mr.live_view_url(args['project_id'])}/style.json"}
+    return {"styleUrl": mr.style_url(args["project_id"])}
+
+
 async def _chat(mr: AsyncClient, args: dict[str, Any]) -> Any:
     return await mr.chat(args["project_id"], args["message"])
 
@@ -199,6 +205,17 @@ TOOLS: dict[str, tuple[str, dict[str, Any], Handler]] = {
         "A new link to a live page of the project's map that follows every change.",
         _object(["project_id"], project_id=PROJECT_ID),
         _live_view_url,
+    ),
+    "get_style_url": (
+        "The URL of the project as a MapLibre style (version 8) that any MapLibre client "
+        "draws as maproom does. Read with the same API key; with public=true, the style of a "
+        "new live view link instead, readable by anyone who has it and following every change.",
+        _object(
+            ["project_id"],
+            project_id=PROJECT_ID,
+            public={"type": "boolean", "default": False},
+        ),
+        _style_url,
     ),
     "chat": (
         "Ask the project's own map agent to do something in plain words; returns its reply, "

@@ -216,3 +216,33 @@ def test_history_undo_restore_and_sharing_commands(service: Service) -> None:
     assert run(service, "unshare", project, made["id"], key=friend).returncode == 0  # leaving
     assert "Not shared with anyone" in run(service, "shares", project).stdout
     assert run(service, "projects", "show", project, key=friend).returncode == 1
+
+
+def test_export_and_style_json(service: Service, tmp_path: Path) -> None:
+    import pyogrio
+
+    project = ok_json(run(service, "projects", "create", "--json"))["id"]
+    places = tmp_path / "places.csv"
+    places.write_text("name,pop,lat,lon\nMadrid,3.3,40.42,-3.70\nPorto,0.2,41.15,-8.61\n")
+    layer = ok_json(run(service, "upload", project, str(places), "--json"))["layer"]["layer_id"]
+    target = tmp_path / "out" / "places.gpkg"
+    target.parent.mkdir()
+    done = run(service, "export", project, layer, "--format", "gpkg", "-o", str(target))
+    assert done.returncode == 0, done.stderr
+    assert f"wrote {target}" in done.stderr
+    frame = pyogrio.read_dataframe(target)
+    assert sorted(frame["name"]) == ["Madrid", "Porto"]
+    big = json.dumps({"field": "pop", "op": ">", "value": 1})
+    csv = tmp_path / "out" / "big.csv"
+    assert (
+        run(
+            service, "export", project, layer, "-f", "csv", "--filter", big, "-o", str(csv)
+        ).returncode
+        == 0
+    )
+    assert csv.read_text().splitlines()[1].startswith("POINT (-3.7 40.42),Madrid")
+    refused = run(service, "export", project, layer, "-f", "shp", "-o", str(tmp_path / "x.shp"))
+    assert refused.returncode == 1 and refused.stderr.startswith("maproom: bad_request: format")
+    assert sorted(p.name for p in target.parent.iterdir()) == ["big.csv", "places.gpkg"]
+    style = ok_json(run(service, "style-json", project))
+    assert style["version"] == 8 and any(x["id"] == f"mr-{layer}-circle" for x in style["layers"])

@@ -278,3 +278,30 @@ def test_a_stream_on_its_own_link_outlives_the_link(service: Service) -> None:
         [renewed] = mr.view_links(project.id)
         assert renewed.id != own.id
         events.close()
+
+
+def test_export_style_and_tilejson(service: Service) -> None:
+    rows = "".join(f"p{i},{i},{40 + i / 100},{-3 - i / 100}\n" for i in range(2000))
+    with Client(service.url, service.key) as mr:
+        project = mr.create_project().id
+        made = mr.upload(project, io.BytesIO(f"name,n,lat,lon\n{rows}".encode()), file_name="p.csv")
+        assert made.layer is not None
+        layer = made.layer.layer_id
+        seen: list[tuple[int, int | None]] = []
+        out = io.BytesIO()
+        wanted = {"field": "n", "op": "<", "value": 10}
+        written = mr.export(project, layer, out, format="geojson", filter=wanted,
+                            progress=lambda done, total: seen.append((done, total)))  # fmt: skip
+        assert written == len(out.getvalue()) and seen[-1][0] == written
+        assert len(json.loads(out.getvalue())["features"]) == 10
+        gpkg = io.BytesIO()
+        mr.export(project, layer, gpkg, format="gpkg", progress=lambda d, t: seen.append((d, t)))
+        assert seen[-1] == (len(gpkg.getvalue()), len(gpkg.getvalue()))  # its size was known
+        assert gpkg.getvalue().startswith(b"SQLite format 3")
+        style = mr.style(project)
+        assert style["version"] == 8 and f"mr-{layer}" in style["sources"]
+        assert mr.style_url(project) == f"{service.url}/api/v1/sessions/{project}/style.json"
+        assert mr.tilejson(project, layer)["vector_layers"][0]["fields"]["n"] == "Number"
+        with pytest.raises(ApiError) as refused:
+            mr.export(project, layer, io.BytesIO(), format="kml")
+        assert refused.value.code == "bad_request"

@@ -34,6 +34,7 @@ HISTORY_TOOLS = {
     "redo",
     "query_features",
     "layer_stats",
+    "get_style_url",
 }
 
 
@@ -256,3 +257,16 @@ async def test_http_data_answers_and_a_derived_layer(service: Service) -> None:
             )
         )
         assert len(derived["layers"]) == 1
+
+
+async def test_http_style_url_tool(service: Service) -> None:
+    async with over_http(service, service.key) as session:
+        project = answer(await session.call_tool("create_project", {"title": "s"}))["id"]
+        private = answer(await session.call_tool("get_style_url", {"project_id": project}))
+        assert private["styleUrl"] == f"{service.url}/api/v1/sessions/{project}/style.json"
+        public = {"project_id": project, "public": True}
+        shared = answer(await session.call_tool("get_style_url", public))["styleUrl"]
+        assert shared.startswith(f"{service.url}/live/") and shared.endswith("/style.json")
+    async with httpx.AsyncClient() as anyone:
+        style = (await anyone.get(shared)).json()
+    assert style["version"] == 8 and style["name"] == "s"
