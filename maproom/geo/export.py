@@ -29,6 +29,10 @@ from maproom.geo.filters import to_sql
 from maproom.geo.table import Table
 
 EXACT_INTEGER = 2**53  # beyond this a double no longer holds every whole number
+FGB_INDEX_MAX = 500_000
+"""The most features a FlatGeobuf export is written with its spatial index: GDAL keeps each
+feature's box in memory while it sorts them (about 200 bytes a feature), so a larger export
+is streamed without the index (GDAL and GeoPandas read it all the same)."""
 
 
 @dataclass(frozen=True)
@@ -136,6 +140,8 @@ def write(
     elif fmt.driver is not None:
         columns = [f"{geom} AS geom", *_properties(con, table, {"geom", "fid"})]
         declared = f", GEOMETRY_TYPE {_text(geometry_type)}" if geometry_type else ""
+        if fmt.name == "fgb" and table.count(con, where) > FGB_INDEX_MAX:
+            declared += ", LAYER_CREATION_OPTIONS ('SPATIAL_INDEX=NO')"
         options = (
             f"FORMAT GDAL, DRIVER {_text(fmt.driver)}, SRS 'EPSG:4326', "
             f"LAYER_NAME {_text(name)}{declared}"
