@@ -28,6 +28,8 @@ from maproom.storage.blobs import BlobStore, open_store
 from maproom.storage.db import Database
 from maproom.storage.shared import RedisBus, RedisRateLimiter, namespace
 
+STYLE_WAIT_S = 3.0  # the longest a compiled style waits on a networked basemap's style
+
 
 @dataclass
 class Services:
@@ -86,7 +88,9 @@ class Services:
             hub=_live_hub(db),
             agent=agent_for(settings),
             bodies=projects.body_cache(enabled=alone, bound_bytes=settings.body_cache_mb * MB),
-            basemaps=Basemaps(remote_fetch(settings.fetch_allowed, settings.fetch_timeout_s)),
+            basemaps=Basemaps(
+                remote_fetch(settings.fetch_allowed, min(settings.fetch_timeout_s, STYLE_WAIT_S))
+            ),
         )
         db.commit_listeners.append(services.heard)
         if shared:
