@@ -13,7 +13,7 @@ import httpx
 import pytest
 from fastapi import FastAPI
 
-from tests.chat.support import WORLD_LAYERS, chat, state
+from tests.chat.support import WORLD_LAYERS, answer, chat, state
 from tests.support import http_client, new_key
 
 pytestmark = pytest.mark.anyio
@@ -295,3 +295,143 @@ async def test_a_data_question_asks_which_layer_and_the_answer_goes_on(
     assert response.status_code == 200, response.text
     total = sum(f["properties"]["population"] for f in DATA["Districts"])
     assert f"{total:,}" in response.json()["reply"]
+
+
+def shown(layer: str, visible: bool) -> Check:
+    def check(s: dict[str, Any], _: dict[str, Any]) -> None:
+        assert s["layers"][layer]["visible"] is visible, s["layers"][layer]["visible"]
+
+    return check
+
+
+def view(key: str, value: float) -> Check:
+    def check(s: dict[str, Any], _: dict[str, Any]) -> None:
+        assert s["mapState"][key] == value, s["mapState"]
+
+    return check
+
+
+def masked(code: str) -> Check:
+    return lambda s, _: s["mapState"]["countryMask"]["countryCode"] == code or pytest.fail()
+
+
+def filtered(layer: str, keep: Callable[[dict[str, Any]], bool]) -> Check:
+    return lambda s, _: (
+        s["layers"][layer]["filteredFeatureCount"] == kept(layer, keep)
+        or (pytest.fail(str(s["layers"][layer]["filteredFeatureCount"])))
+    )
+
+
+def derived(s: dict[str, Any], _: dict[str, Any]) -> None:
+    assert len(s["layers"]) == len(DATA) + 1, list(s["layers"])
+
+
+def everything(*checks: Check) -> Check:
+    def check(s: dict[str, Any], reply: dict[str, Any]) -> None:
+        for one in checks:
+            one(s, reply)
+
+    return check
+
+
+ONLY_CITIES = everything(*(shown(name, name == "Cities") for name in DATA))
+LONGEST_RIVER = biggest("Rivers", "length_km")[0]["properties"]["name"]
+READINGS: list[tuple[str, Check]] = [
+    # a whole country, landmarks in every language
+    ("Quiero ver todo Japón", near(138.4, 36.1, km=300)),
+    ("Montre-moi toute l'Espagne", near(-3.5, 40.1, km=300)),
+    ("where's the Eiffel Tower? take me there", near(2.2945, 48.8584, km=2)),
+    ("Vai até ao Cristo Redentor, por favor", near(-43.2105, -22.9519, km=2)),
+    ("llévame a la Estatua de la Libertad", near(-74.0445, 40.6892, km=2)),
+    ("Flieg zum Brandenburger Tor", near(13.3777, 52.5163, km=2)),
+    ("Llévame a Nueva York, por favor", near(-74.0, 40.71, km=20)),  # the city, not the state
+    # zoom levels and angles set by name, numbers as words
+    ("pon el zoom en el nivel cinco", view("zoom", 5)),
+    ("règle le zoom sur le niveau neuf", view("zoom", 9)),
+    ("set the map bearing to 45 degrees", view("bearing", 45)),
+    ("define a orientação do mapa para 90 graus", view("bearing", 90)),
+    ("set the pitch to 30 degrees", view("pitch", 30)),
+    # sizes that depend on a field, labels, showing only some layers
+    ("que el tamaño de los sitios dependa del número de visitantes",
+     renderer("Sites", type="interpolated", field="visitors")),
+    ("fais dépendre la taille des villes de la population",
+     renderer("Cities", type="interpolated", field="population")),
+    ("Die Größe der Städte soll von der Einwohnerzahl abhängen",
+     renderer("Cities", type="interpolated", field="population")),
+    ("mostra os nomes das cidades no mapa",
+     lambda s, _: s["layers"]["Cities"]["style"]["label"]["field"] == "name" or pytest.fail()),
+    ("show only the cities layer, hide the rest", ONLY_CITIES),
+    ("muestra solo la capa de ciudades y oculta el resto", ONLY_CITIES),
+    ("Zeig nur die Städte-Ebene, blende den Rest aus", ONLY_CITIES),
+    # highlighting, by verbs that split in German
+    ("Dunkle alles außerhalb von Deutschland ab", masked("DE")),
+    ("escurece tudo fora da Alemanha", masked("DE")),
+    # data questions
+    ("Qual é o rio mais comprido e quanto mede?", says(LONGEST_RIVER)),
+    ("¿Cuántas ciudades tienen más de 10 millones de habitantes?",
+     says(str(kept("Cities", lambda p: p["population"] > 10_000_000)))),
+    ("Wie viele Besucher haben die Sites insgesamt?",
+     says(f"{sum(f['properties']['visitors'] for f in DATA['Sites']):,}".replace(",", "."))),
+    # filters on a field's value, said in the message's language
+    ("filtra os distritos da região Sul", filtered("Districts", lambda p: p["region"] == "South")),
+    ("filter the districts to region North",
+     filtered("Districts", lambda p: p["region"] == "North")),
+    ("Filtere die Bezirke der Region Süd",
+     filtered("Districts", lambda p: p["region"] == "South")),
+    # new layers
+    ("crea una zona de 500 metros alrededor de los sitios", derived),
+    ("funde os distritos por região numa nova camada", derived),
+    ("découpe les rivières avec le contour du Portugal", derived),
+    ("Zähl, wie viele Sites in jedem Bezirk liegen, als neue Ebene", derived),
+    ("crea una capa con el número de sitios que hay en cada distrito", derived),
+    ("total visitors per district - put it on a new layer", derived),
+    ("Bezirke pro Region zu einer Fläche verschmelzen", derived),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("message", "check"), READINGS, ids=[m for m, _ in READINGS])
+async def test_requests_as_people_phrase_them(
+    understanding_api: httpx.AsyncClient, message: str, check: Check
+) -> None:
+    """Landmarks, word orders, number words and field values in the five languages."""
+    project = await world(understanding_api)
+    reply = await chat(understanding_api, project, message)
+    assert reply["question"] is None, reply
+    check(await state(understanding_api, project), reply)
+
+
+@pytest.mark.parametrize(
+    ("before", "message", "check"),
+    [
+        ("remove the rivers", "annule la dernière modification", shown("Rivers", True)),
+        ("esconde os rios", "afinal volta a mostrá-los", shown("Rivers", True)),
+        ("label the cities with their names", "do that for the districts too",
+         lambda s, _: s["layers"]["Districts"]["style"]["label"]["field"] == "name"
+         or pytest.fail()),
+        ("label the cities with their names", "Mach das auch für die Bezirke",
+         lambda s, _: s["layers"]["Districts"]["style"]["label"]["field"] == "name"
+         or pytest.fail()),
+    ],
+)  # fmt: skip
+async def test_a_turn_that_goes_back_to_the_one_before(
+    understanding_api: httpx.AsyncClient, before: str, message: str, check: Check
+) -> None:
+    project = await world(understanding_api)
+    await chat(understanding_api, project, before)
+    reply = await chat(understanding_api, project, message)
+    assert reply["question"] is None, reply
+    check(await state(understanding_api, project), reply)
+
+
+async def test_the_names_of_no_layer_in_particular_are_asked(
+    understanding_api: httpx.AsyncClient,
+) -> None:
+    """ "affiche les noms": the names of which layer's features? (Not the basemap's.)"""
+    project = await world(understanding_api)
+    before = await state(understanding_api, project)
+    asked = await chat(understanding_api, project, "affiche les noms")
+    assert asked["question"] is not None and set(asked["question"]["options"]) == set(DATA)
+    assert await state(understanding_api, project) == before
+    await answer(understanding_api, project, asked["question"]["id"], "les sites")
+    label = (await state(understanding_api, project))["layers"]["Sites"]["style"]["label"]
+    assert label["field"] == "name" and label["visible"] is True

@@ -164,6 +164,13 @@ def _value(mind: Mind, layer: Layer, said: str) -> Filter | None:
         field = targets.field_named(named.group("field"), fields)
         if field is not None:
             return _matching(mind, layer, [field], named.group("value"))
+    # "state A", "the region South": a text field's name, then one of its values
+    named = re.fullmatch(r"(?:the )?(?P<field>\w+) (?P<value>\w+)", words)
+    field = targets.field_named(named.group("field"), fields) if named else None
+    if named and field is not None and field.get("type") == "string":
+        found = _matching(mind, layer, [field], named.group("value"))
+        if found is not None:
+            return found
     strings = [f for f in fields if f.get("type") == "string"]
     return _matching(mind, layer, strings, words)
 
@@ -171,7 +178,7 @@ def _value(mind: Mind, layer: Layer, said: str) -> Filter | None:
 def _matching(mind: Mind, layer: Layer, fields: list[dict[str, Any]], words: str) -> Filter | None:
     """The values of these fields that a phrase names (each field's most frequent values, from
     the data), as a filter on the field that holds them."""
-    wanted = [w for w in fold(words).split() if w not in FILLER]
+    wanted = [w for w in fold(words).split() if w not in FILLER] or fold(words).split()
     if not wanted:
         return None
     keys = [("stats", layer["layer_id"], field["name"], None) for field in fields]
@@ -179,6 +186,9 @@ def _matching(mind: Mind, layer: Layer, fields: list[dict[str, Any]], words: str
     if missing:
         raise Need(missing)
     phrase_ = " ".join(wanted)
+    # a value said in the message's language ("Sul", kept as typed): its English too ("South")
+    english = fold(lang.english(phrase_, mind.language)) if mind.language != "en" else phrase_
+    said_as = [phrase_] if english == phrase_ else [phrase_, english]
     for field, key in zip(fields, keys, strict=True):
         answer = mind.data[key]
         if not isinstance(answer, dict):
@@ -186,7 +196,7 @@ def _matching(mind: Mind, layer: Layer, fields: list[dict[str, Any]], words: str
         values = [
             item["value"] for item in answer.get("distinct") or [] if item["value"] is not None
         ]
-        hits = [v for v in values if _names(phrase_, str(v))]
+        hits = [v for v in values if any(_names(said, str(v)) for said in said_as)]
         if hits:
             op = "==" if len(hits) == 1 else "in"
             return {"field": field["name"], "op": op, "value": hits[0] if len(hits) == 1 else hits}

@@ -15,6 +15,10 @@ a country names its capital. `aliases` are names people use
 when no name or alias fits, since they hold names that belong to other places in other
 languages ("Porto" is an alternate name of Bordeaux).
 
+Landmarks ("the Eiffel Tower", "Cristo Redentor") come from the hand-written table of
+`landmarks.py`, by their names in every language; one named exactly comes before a place of
+that name.
+
 `find(text)` reads what people type: a name or alias in any case and without accents
 ("sao paulo", "nyc"), with typos ("Pars", by fuzzy matching with `rapidfuzz` among names of
 the same first letter, and only of countries, regions and towns of `FUZZY_TOWNS` people or
@@ -40,6 +44,8 @@ from importlib import resources
 from rapidfuzz import fuzz, process
 from rapidfuzz.distance import OSA
 
+from maproom.domain.chat.builtin.landmarks import LANDMARKS
+
 DATA = "places.tsv.gz"
 NAMES = "place_names.tsv.gz"  # names in other languages (scripts/build_place_names.py)
 EXONYM_WINS = 10  # a name of another language beats a place of that name this much smaller
@@ -54,7 +60,8 @@ KIND_NAMES = {"C": "country", "R": "region", "T": "city", "A": "area"}
 class Place:
     """A place and where to look at it."""
 
-    kind: str  # "country", "region", "city" or "area" (a continent, world region or sea)
+    kind: str  # "country", "region", "city", "area" (a continent, world region or sea) or
+    # "landmark" (`landmarks.py`)
     code: str
     name: str
     country: str  # ISO alpha-2
@@ -165,7 +172,22 @@ class Gazetteer:
         gazetteer = cls.parse(gzip.decompress(files.joinpath(DATA).read_bytes()).decode("utf-8"))
         names = gzip.decompress(files.joinpath(NAMES).read_bytes()).decode("utf-8")
         gazetteer.add_names(names)
+        gazetteer.add_landmarks(LANDMARKS)
         return gazetteer
+
+    def add_landmarks(self, landmarks: list[tuple[str, str, str, float, float]]) -> None:
+        """Landmarks by their names in every language (`landmarks.py`)."""
+        for name, aliases, country, lng, lat in landmarks:
+            at = len(self.places)
+            self.places.append(Place(
+                "landmark", f"landmark:{fold(name)}", name, country,
+                self._countries[country].name if country in self._countries else country,
+                "", "", lng, lat, None, 0,
+            ))  # fmt: skip
+            for spelling in {fold(n) for n in [name, *aliases.split("|")] if n}:
+                if spelling not in self._names:
+                    self._by_letter[spelling[0]].append(spelling)
+                self._names.setdefault(spelling, []).append(at)
 
     def add_names(self, text: str) -> None:
         """Names in other languages (`place_names.tsv.gz`, see the module docstring)."""
@@ -229,6 +251,9 @@ class Gazetteer:
             return self._capital(capital.group(1))
         if query in self._names or query in self._local.get(language, {}):
             return self._named(query, False, language)
+        bare = ARTICLE.sub("", query)  # "la torre eiffel", "o cristo redentor"
+        if bare != query and bare in self._names:
+            return self._named(bare, False, language)
         qualified = QUALIFIED.fullmatch(text.strip()) or _last_words(text.strip())
         if qualified:
             for inside in self._inside(qualified.group("within")):
@@ -241,7 +266,13 @@ class Gazetteer:
     def _named(self, query: str, fuzzy: bool, language: str = "en") -> Found:
         local = self._local.get(language, {}).get(query)
         if local:  # "Chine" in French, "Alemania" in Spanish
-            return _rank([self.places[i] for i in local], False)
+            places = [self.places[i] for i in local]
+            # "Nueva York", "Sevilla" name a region in Spanish, and a city in every language:
+            # the city stands for the region, as in English
+            towns = [self.places[i] for i in (*self._names.get(query, ()),
+                                              *self._exonyms.get(query, ()))]  # fmt: skip
+            places += [t for t in towns if t.kind == "city" and any(_lies_in(t, p) for p in places)]
+            return _rank(places, False)
         exact = self._names.get(query)
         exonyms = self._exonyms.get(query)
         if exact and exonyms and _largest(exonyms, self) >= EXONYM_WINS * _largest(exact, self):
@@ -378,6 +409,7 @@ class Gazetteer:
         return Found(sorted(towns, key=lambda p: -p.population)[:1], clear=bool(towns))
 
 
+ARTICLE = re.compile(r"^(?:el|la|los|las|o|a|os|as|le|les|der|die|das|den|dem) ")
 QUALIFIED = re.compile(r"(?P<name>.+?)(?:\s*,\s*|\s+in\s+)(?P<within>[^,]+)")
 
 
@@ -404,9 +436,10 @@ def _rank(candidates: list[Place], fuzzy: bool) -> Found:
             kept.append(place)
         elif place.kind == "country":
             weight[within[0]] = max(weight[within[0]], place.population)
-    kept.sort(key=lambda p: (p.kind != "area", -weight[p]))
+    kept.sort(key=lambda p: (p.kind != "area", p.kind != "landmark", -weight[p]))
     clear = len(kept) == 1 or (
-        bool(kept) and (kept[0].kind == "area" or weight[kept[1]] * CLOSE < weight[kept[0]])
+        bool(kept)
+        and (kept[0].kind in ("area", "landmark") or weight[kept[1]] * CLOSE < weight[kept[0]])
     )
     return Found(kept, clear=clear, fuzzy=fuzzy)
 

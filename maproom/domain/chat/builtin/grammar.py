@@ -33,6 +33,16 @@ AMOUNT += (
     r"| \S+ (?:more )?(?:levels?|times?|steps?|notches?|clicks?)| [\d.,]+"
     r"| (?:one|two|three|four|five|six|seven|eight|nine|ten)))*"
 )
+# "..., as a new layer", "numa nova camada": where a derived layer goes, said or not.
+NEW_LAYER = (
+    r"(?:,?(?: -)?(?: and)?(?: (?:can|could) you)?(?: please)? (?:(?:put|save|make|turn) "
+    r"(?:it|that|this|them|the result) )?"
+    r"(?:(?:as|in|into|to|on) )?(?:a |an |the |its own )?(?:new|separate|own) layer)?"
+)
+# "create a layer with the number of cafes per county": a derived layer said first.
+LAYER_OF = (
+    r"(?:(?:make|create|add|draw)(?: me)? (?:a |an )?(?:new )?layer (?:with|of|showing) (?:the )?)?"
+)
 STYLE_WORDS = (
     r"dark|darker|night|black|light|lighter|day|white|bright|satellite|aerial|imagery|"
     r"satellite imagery|aerial imagery|photo|photos|satellite view|streets?|street map|road map|"
@@ -126,6 +136,9 @@ FIRST_RULES: list[tuple[str, str]] = [
         r"(?: (?P<degrees>-?\S+) ?(?:degrees?|deg|°)?)?"
         r"(?: (?:to the )?(?:left|right|clockwise|counter-?clockwise|anti-?clockwise))?"
         r"(?: (?P<by>more))?|"
+        r"(?:set|change|put|make|adjust)(?: the)?(?: (?:map|view|camera)(?:'s)?)? (?:bearing|"
+        r"heading|rotation|orientation)(?: of the (?:map|view|camera))?(?: to| at| of| in)? "
+        r"(?P<degrees2>-?[\w.]+) ?(?:degrees?|deg|°)?|"
         r"(?:reset|remove|undo|clear)(?: the)? (?P<reset>rotation|bearing)|"
         r"(?:face|point) north(?: up)?|north up|"
         r"(?:turn|rotate|orient|spin)(?: the)?(?: map| view)?(?: so(?: that)?)? (?P<up>north|east|"
@@ -138,6 +151,9 @@ FIRST_RULES: list[tuple[str, str]] = [
         r" ?(?:degrees?|deg|°))?(?: so (?:it|that it) looks? (?:3d|three.dimensional)|"
         r" (?:to|so (?:i|we) can) (?:see|view|look at)(?: it)?(?: in)? (?:3d|three.dimensional"
         r"|perspective))?|"
+        r"(?:set|change|put|make|adjust)(?: the)?(?: (?:map|view|camera)(?:'s)?)? (?:tilt|pitch|"
+        r"inclination)(?: of the (?:map|view|camera))?(?: to| at| of| in)? (?P<degrees2>[\w.]+)"
+        r" ?(?:degrees?|deg|°)?|"
         r"(?:make it|show it|view|show|switch to|go|give me)(?: (?:in|a|the))? "
         r"(?:3d|3-d|three.dimensional|perspective)(?: view| mode| map)?|"
         r"(?:3d|3-d|perspective)(?: view| mode| map)?(?: please)?|"
@@ -164,16 +180,16 @@ FIRST_RULES: list[tuple[str, str]] = [
     ),
     (
         "aggregate",
-        r"(?:count|number of)(?: the)? (?!how many)(?P<points>.+?) (?:in|per|within|inside|by) "
-        r"(?:each |every |the )?(?P<polygons>.+?)|"
-        r"(?:count )?how many (?P<points2>.+?) (?:are |fall |lie |there are )?(?:there )?"
+        LAYER_OF + r"(?:(?:count|number of)(?: the)? (?!how many)(?P<points>.+?) "
+        r"(?:in|per|within|inside|by) (?:each |every |the )?(?P<polygons>.+?)|"
+        r"(?:count,? )?how many (?P<points2>.+?) (?:are |fall |lie |there are )?(?:there )?"
         r"(?:in|per|inside|within) "
-        r"(?:each|every) (?P<polygons2>.+?)|"
-        r"(?P<stat>sum|total|average|mean|max|maximum|min|minimum)(?: of)?(?: the)? "
+        r"(?:each|every) (?P<polygons2>.+?)(?: (?:are|lie|lies|fall|are there|there are|exist))?|"
+        r"(?:the )?(?P<stat>sum|total|average|mean|max|maximum|min|minimum)(?: of)?(?: the)? "
         r"(?P<field>[\w ]+?)(?: of (?:the )?(?P<points3>.+?))? (?:per|by|in each|for "
         r"each|in every|for every) (?P<polygons3>.+?)|"
         r"aggregate(?: the)? (?P<points4>.+?) (?:into|by|per|to|in|over) "
-        r"(?:the |each )?(?P<polygons4>.+?)",
+        r"(?:the |each )?(?P<polygons4>.+?))" + NEW_LAYER,
     ),
     (
         "count",
@@ -202,7 +218,8 @@ FIRST_RULES: list[tuple[str, str]] = [
         r"max|average|avg|mean|total|sum|combined|overall)(?: (?P<field>[\w ]+?))?"
         r"(?: value| number| count| figure)?(?: (?:in|of|among|across|for|over) "
         r"(?:the |all(?: the)? |my )?(?P<layer>.+))?|"
-        r"how many (?P<field2>people|inhabitants|residents) (?:live in |are in |have |do )?"
+        r"how many (?P<field2>people|inhabitants|residents|visitors) (?:live in |are in |have |"
+        r"do |visit )?"
         r"(?:all )?(?:the )?(?P<layer2>.+?)(?: have)? (?P<stat2>in total|together|combined|"
         r"altogether|all together)(?: have)?",
     ),
@@ -268,7 +285,7 @@ FIRST_RULES: list[tuple[str, str]] = [
     ),
     (
         "buffer",
-        r"(?:buffer|draw(?: a)? buffers? (?:around|of|for)|make(?: a)? buffers? (?:around|"
+        r"(?:(?:buffer|draw(?: a)? buffers? (?:around|of|for)|make(?: a)? buffers? (?:around|"
         r"of|for)|create(?: a)? buffers? (?:around|of|for)|add(?: a)? buffers? (?:to|"
         r"around|for))(?: the| all(?: the)?)? (?P<layer>.+?)(?: (?:by|of|with|at))? "
         r"(?P<distance>[\d.,]+|[a-z]+) ?(?P<unit>km|kilometers?|kilometres?|m|meters?|"
@@ -278,22 +295,26 @@ FIRST_RULES: list[tuple[str, str]] = [
         r"(?: radius)? (?:buffers?|zones?|areas?|circles?|radius) (?:around|of|for|"
         r"from) (?:the |each |every |all(?: the)? )?(?P<layer2>.+?)"
         r"(?: (?:called|named) (?P<name2>.+))?|"
-        r"(?:draw|make|create|add|put)?(?: me)?(?: an?)? ?buffers?(?: zones?)? (?:of|with a "
+        r"(?:draw|make|create|add|put)?(?: me)?(?: an?)? ?(?:buffers?(?: zones?)?|zones?|areas?|"
+        r"circles?|rings?) (?:of|with a "
         r"radius of|with|at) (?P<distance3>[\d.,]+|[a-z]+) ?(?P<unit3>km|kilometers?|"
         r"kilometres?|m|meters?|metres?|mi|miles?) (?:around|of|for|from|to) "
-        r"(?:the |each |every |all(?: the)? )?(?P<layer3>.+?)(?: (?:called|named) (?P<name3>.+))?",
+        r"(?:the |each |every |all(?: the)? )?(?P<layer3>.+?)(?: (?:called|named) (?P<name3>.+))?)"
+        + NEW_LAYER,
     ),
     (
         "dissolve",
         r"(?:dissolve|merge|combine|union|unite|fuse)(?: all)?(?: the)? (?P<layer>.+?)"
         r"(?: (?:by|on|according to|based on|per) (?:the |their )?(?P<field>[\w ]+?))?"
         r"(?: into (?:one|a single)(?: shape| feature| polygon| area)?)?"
-        r"(?: (?:called|named) (?P<name>.+))?",
+        r"(?: (?:called|named) (?P<name>.+))?" + NEW_LAYER,
     ),
     (
         "clip",
         r"(?:clip|cut|crop|trim)(?: the)? (?P<layer>.+?) (?:to|by|with|at|inside|within|"
-        r"to fit) (?:the )?(?P<other>.+?)(?: (?:called|named) (?P<name>.+))?|"
+        r"to fit) (?:the )?(?:(?:outline|outlines|contour|borders?|boundary|boundaries|shape|"
+        r"extent|area|territory|limits) of (?:the )?)?(?P<other>.+?)"
+        r"(?: (?:called|named) (?P<name>.+))?" + NEW_LAYER + "|"
         r"keep only the (?:part|parts|bit|bits) of(?: the)? (?P<layer2>.+?) (?:inside|"
         r"within|in) (?:the )?(?P<other2>.+)",
     ),
@@ -315,12 +336,13 @@ FIRST_RULES: list[tuple[str, str]] = [
         r"(?:label|annotate)(?: the)? (?P<layer2>.+?)(?: (?:with|by|using) (?:the |their |"
         r"its )?(?P<field2>[\w ]+?))?|"
         r"(?:show|add|display|put|turn on|switch on)(?: the)? (?P<field3>names?|titles?|labels?) "
-        r"(?:of|on|for) (?:the )?(?P<layer3>.+?)|"
+        r"(?:of|on|for) (?:the )?(?P<layer3>.+?)(?: (?:on|in) the map)?|"
         r"(?:show|add|display|put)(?: the)? (?P<field5>[\w ]+?) (?:of|on|for) (?:the )?"
         r"(?P<layer5>.+?) as labels|"
         r"(?:add|show|put|turn on|display)(?: the)? labels (?:to|on|for) (?:the )?"
         r"(?P<layer4>.+?)(?: (?:with|by|using|showing) (?:the |their )?"
-        r"(?P<field4>[\w ]+))?",
+        r"(?P<field4>[\w ]+))?(?: (?:on|in) the map)?|"
+        r"(?:show|add|display|put|turn on|switch on)(?: the)? (?P<field7>names)",
     ),
     (
         "size_by",
@@ -425,6 +447,9 @@ FIRST_RULES: list[tuple[str, str]] = [
         r"(?:do |make |apply )?(?:the same|same thing|likewise|the same thing|that too|"
         r"same)(?: (?:for|to|with|on) (?:the )?(?P<layer>.+?))?(?: too| as well)?|"
         r"(?:and|also|now) (?:the )?(?P<layer2>.+?)(?: too| as well)|"
+        r"(?:do|make|apply) (?:that|this|it)(?: too| also| as well)? (?:for|to|with|on) "
+        r"(?:the )?(?P<layer4>.+?)"
+        r"(?: too| as well| also)?|"
         r"(?:and )?(?:the )?(?P<layer3>.+?) (?:too|also|as well)",
     ),
 ]
@@ -452,11 +477,12 @@ RULES: list[tuple[str, str]] = [
              r"(?:world|globe|planet|earth)|(?:the )?(?:whole |entire )?world(?: view| map)?|"
              r"default view|full (?:view|extent)|zoom (?:all the way )?out to (?:the )?(?:whole )?"
              r"world|go home|start (?:over|again|afresh)"),
-    ("zoom_level", r"(?:zoom|set(?: the)? zoom|change(?: the)? zoom|go|jump|move)(?: in| out)?"
-                   r"(?: the map)?(?: to| at)?(?: zoom)?(?: level)? (?P<level>\d+(?:\.\d+)?)|"
+    ("zoom_level", r"(?:zoom|(?:set|put|make|change)(?: the)? zoom|go|jump|move)(?: in| out)?"
+                   r"(?: the map)?(?: to| at| on| in)?(?: the)?(?: zoom)?(?: level)? "
+                   r"(?P<level>\d+(?:\.\d+)?)|"
                    r"(?:zoom )?level (?P<level2>\d+(?:\.\d+)?)|"
-                   r"(?:(?:zoom|go|jump|set(?: the)? zoom|change(?: the)? zoom)(?: to| at)? "
-                   r"(?:zoom )?level|zoom level|set(?: the)? zoom(?: level)? to) "
+                   r"(?:(?:zoom|go|jump|(?:set|put|make|change)(?: the)? zoom)(?: to| at| on| in)?"
+                   r"(?: the)? (?:zoom )?level|zoom level|set(?: the)? zoom(?: level)? to) "
                    r"(?P<level3>[a-z]+(?:[ -][a-z]+)?)"),
     ("zoom", r"zoom ?(?P<sign>[+-]) ?(?P<amount3>\d+(?:\.\d+)?)|(?P<dir6>too close|too near|"
              r"too far(?: away| out)?|too zoomed (?:in|out))|(?:back|pull|step) (?P<dir7>out|back|"
@@ -577,6 +603,10 @@ RULES: list[tuple[str, str]] = [
              r"(?: layers)?|all others|the others|"
              r"the rest) (?:except|but|apart from|other than|besides)(?: the)? (?P<layer4>.+?)"
              r"(?: layers?)?"),
+    ("hide_rest", r"(?:hide|turn off|switch off|disable|remove from view)(?: all)?(?: of)?"
+                  r"(?: the)? (?:rest|others|other layers|other ones|remaining layers|"
+                  r"rest of the layers)|"
+                  r"hide everything else"),
     ("toggle", r"toggle(?: the)? (?P<layer>.+?)" + LAYER),
     ("hide", r"(?:hide|turn off|switch off|disable|deactivate|make invisible|conceal|remove from "
              r"view)(?: the| my)? (?P<layer>.+?)" + LAYER + r"(?: for now| please| from view)?|"

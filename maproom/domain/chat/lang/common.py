@@ -86,6 +86,10 @@ NOUNS: dict[str, tuple[str, str, str, str]] = {
     "earthquakes": ("terremotos", "terremotos", "seismes", "erdbeben"),
     "stop": ("parada", "paragem", "arret", "haltestelle"),
     "stops": ("paradas", "paragens", "arrets", "haltestellen"),
+    "bakery": ("panaderia", "padaria", "boulangerie", "backerei"),
+    "bakeries": ("panaderias", "padarias", "boulangeries", "backereien"),
+    "bars": ("bares", "bares", "bars", "bars"),
+    "pub": ("taberna", "tasca", "pub", "kneipe"), "pubs": ("tabernas", "tascas", "pubs", "kneipen"),
     "port": ("puerto", "porto", "port", "hafen"), "ports": ("puertos", "portos", "ports", "hafen"),
 }  # fmt: skip
 ORDER = {"es": 0, "pt": 1, "fr": 2, "de": 3}
@@ -108,6 +112,8 @@ NOUN_FIRST = [
      r"\g<adj> \g<noun>"),
     (re.compile(r"\blayer (?P<adj>new|separate)\b"), r"\g<adj> layer"),
     (re.compile(r"\bthe (?P<n>\d+) last\b"), r"the last \g<n>"),  # "les deux dernières"
+    # "volta a mostrá-los": show them again.
+    (re.compile(r"\b(?P<verb>show|hide) again (?P<what>it|them)\b"), r"\g<verb> \g<what> again"),
     # "píntalo de rojo", "pinta-a de vermelho": paint it red.
     (re.compile(r"\b(?P<verb>paint|colou?r) (?P<what>it|them) (?:of|in) "), r"\g<verb> \g<what> "),
 ]  # fmt: skip

@@ -31,9 +31,20 @@ MARKERS = ("der", "die", "das", "den", "dem", "des", "und", "auf", "nach", "mit"
 # Where a clause ends: the particle of a split verb comes just before.
 END = r"(?=\s*(?:[,.!?;]|$|bitte\b|und\b|dann\b))"
 REWRITES = [
-    (re.compile(r"\balles au(?:ss|ß)er (?P<what>.+?) (?:abdunkeln|ausgrauen|verdunkeln)\b"),
-     r"highlight \g<what>"),
+    (re.compile(r"\balles au(?:ss|ß)er(?:halb)?(?: von)? (?P<what>.+?) (?:abdunkeln|ausgrauen|"
+                r"verdunkeln)\b"), r"highlight \g<what>"),
+    # "Dunkle alles außerhalb von Deutschland ab", "Graue alles außer Japan aus".
+    (re.compile(r"\b(?:dunkle|dunkel) (?P<x>.+?) ab" + END), r"darken \g<x>"),
+    (re.compile(r"\b(?:graue|grau) (?P<x>.+?) aus" + END), r"grey out \g<x>"),
     (re.compile(r"\b(\w+?)tausend\b"), r"\1 tausend"),  # "viertausend"
+    (re.compile(r"(\w)-(ebene|layer|schicht)\b"), r"\1 \2"),  # "die Städte-Ebene"
+    # "Mach das auch für die Bezirke": do that for them too (not "mach das Wasser blau").
+    (re.compile(r"\bmach(?:e)? (?:das|dies|es)(?= (?:auch |ebenfalls |genauso )?(?:fur|bei) )"),
+     "do that"),
+    # "Die Größe der Städte soll von der Einwohnerzahl abhängen"
+    (re.compile(r"^(?P<x>.+?) (?:soll|sollen|sollte|sollten) (?:von|vom) (?P<f>.+?) abhangen"
+                + END),
+     r"\g<x> depend on \g<f>"),
     (re.compile(r"\b(?:benenne|nenne) (?P<what>.+?) (?:in|zu|um in) (?P<name>[^\s\"]\S*)"
                 r"(?: um)?$"), r'rename \g<what> to "\g<name>"'),
     (re.compile(r"\b(?:benenne|nenne) (?P<what>.+?) um in (?P<name>.+)$"),
@@ -51,12 +62,14 @@ REWRITES = [
                 r"etwas|mal))* (?:heran|hinein|rein|naher ran|ran)\b"), "zoom in"),
     (re.compile(r"\b(?:zoom|zoome|zoomen sie)(?: (?:etwas|ein bisschen|ein wenig|weiter|noch "
                 r"etwas|mal))* (?:heraus|raus|hinaus)\b"), "zoom out"),
-    (re.compile(r"^(?P<x>.+?) (?:ausblenden|verstecken|ausschalten)$"), r"hide \g<x>"),
-    (re.compile(r"^(?P<x>.+?) (?:einblenden|anzeigen|zeigen|einschalten)$"), r"show \g<x>"),
-    (re.compile(r"^(?P<x>.+?) (?:entfernen|loschen)$"), r"remove \g<x>"),
-    (re.compile(r"^(?P<x>.+?) (?:verschieben|bewegen)$"), r"move \g<x>"),
-    (re.compile(r"^(?P<x>.+?) (?:drehen)$"), r"rotate \g<x>"),
-    (re.compile(r"^(?P<x>.+?) (?:neigen|kippen)$"), r"tilt \g<x>"),
+    (re.compile(r"^(?P<x>.+?) (?:ausblenden|verstecken|ausschalten)" + END), r"hide \g<x>"),
+    (re.compile(r"^(?P<x>.+?) (?:einblenden|anzeigen|zeigen|einschalten)" + END), r"show \g<x>"),
+    (re.compile(r"^(?P<x>.+?) (?:entfernen|loschen)" + END), r"remove \g<x>"),
+    (re.compile(r"^(?P<x>.+?) (?:verschieben|bewegen)" + END), r"move \g<x>"),
+    (re.compile(r"^(?P<x>.+?) (?:verschmelzen|zusammenfassen|zusammenfuhren)" + END),
+     r"merge \g<x>"),
+    (re.compile(r"^(?P<x>.+?) (?:drehen)" + END), r"rotate \g<x>"),
+    (re.compile(r"^(?P<x>.+?) (?:neigen|kippen)" + END), r"tilt \g<x>"),
 ]  # fmt: skip
 AFTER = [
     (re.compile(r"^make (?P<what>.+) undo$"), r"undo \g<what>"),  # "... rückgängig machen"
@@ -75,6 +88,42 @@ AFTER = [
 ]
 PHRASES: dict[str, str] = {
     "wiederholen": "redo",
+    "ganz": "all",
+    "zu einer flache": "into one area",
+    "umriss": "outline",
+    "umrisse": "outline",
+    "sud": "south",
+    "nord": "north",
+    "ost": "east",
+    "staat": "state",
+    "den rest": "the rest",
+    "der rest": "the rest",
+    "die anderen": "the others",
+    "die restlichen": "the others",
+    "außer": "except",
+    "alles außer": "everything except",
+    "namen der": "names of the",
+    "namen von": "names of",
+    "auf der karte": "on the map",
+    "und wie lang ist er": "",
+    "ganze": "whole",
+    "ganzen": "whole",
+    "ausrichtung": "bearing",
+    "stell": "set",
+    "hellen": "light",
+    "helles": "light",
+    "dunkles": "dark",
+    "ausserhalb": "outside",
+    "außerhalb": "outside",
+    "ausserhalb von": "outside of",
+    "außerhalb von": "outside of",
+    "verdunkle": "darken",
+    "liegen": "lie",
+    "liegt": "lies",
+    "anderung": "change",
+    "abhangig vom": "depending on the",
+    "anzahl": "number",
+    "anzahl der": "number of",
     "weltansicht": "world view",
     "zuruck zur": "back to the",
     "zuruck zum": "back to the",
@@ -264,7 +313,7 @@ PHRASES: dict[str, str] = {
     "fewest", "maximum": "maximum", "maximale": "maximum", "minimum": "minimum",
     "minimale": "minimum", "durchschnitt": "average", "durchschnittliche": "average",
     "mittelwert": "average", "summe": "sum", "gesamt": "total", "gesamte": "total",
-    "insgesamt": "total", "arten": "kinds", "typen": "kinds", "sorten": "kinds",
+    "insgesamt": "in total", "arten": "kinds", "typen": "kinds", "sorten": "kinds",
     "filtere": "filter", "filter": "filter", "zeig nur": "only show", "zeige nur":
     "only show", "nur noch": "only", "entferne den filter": "remove the filter",
     "puffer": "buffer", "pufferzone": "buffer", "um die": "around the", "rund um":

@@ -14,6 +14,11 @@ MARKERS = ("le", "les", "du", "des", "et", "sur", "dans", "pour", "moi", "une", 
            "combien", "quelle", "quelles", "quel", "quels", "plus", "l", "d", "qu")  # fmt: skip
 REWRITES = [
     (re.compile(r"(\w)-t-(il|elle|on)\b"), r"\1 t \2"),  # "y a-t-il"
+    # "que la taille dépende de...": a wish said with "que" is a command.
+    (re.compile(r"^que (?=(?:le|la|les) )"), ""),
+    # "fais dépendre la taille des villes de la population"
+    (re.compile(r"^(?:fais|faites) dependre (?P<x>.+) (?:de la|du|des|de l'|d') ?(?P<f>\S+)$"),
+     r"\g<x> depend on \g<f>"),
     (re.compile(r"\bn['\u2019] ?(?:affiche|montre|garde)s? (?:plus )?que\b"), "only show"),
     # Elisions: "l'Allemagne", "d'habitants", "qu'il" are two words.
     (re.compile(r"\b(l|d|qu|j|n|s|c|m|t|jusqu|lorsqu|puisqu)['\u2019](?=\w)"), r"\1' "),
@@ -30,6 +35,35 @@ REWRITES = [
 AFTER = common.NOUN_FIRST
 PHRASES: dict[str, str] = {
     "retablir": "redo",
+    "toute": "all",
+    "le reste": "the rest",
+    "assombris": "darken",
+    "assombrir": "darken",
+    "en dehors de": "outside of",
+    "en dehors du": "outside of the",
+    "hors de": "outside of",
+    "et combien mesure t il": "",
+    "regle": "set",
+    "reglez": "set",
+    "definis": "set",
+    "entier": "",
+    "entiere": "",
+    "orientation": "bearing",
+    "contour": "outline",
+    "contours": "outline",
+    "le contour du": "the outline of",
+    "le contour de": "the outline of",
+    "les contours du": "the outline of",
+    "les contours de": "the outline of",
+    "modification": "change",
+    "dependent du": "depend on the",
+    "depende du": "depend on the",
+    "dependent de": "depend on",
+    "nombre": "number",
+    "nombre de": "number of",
+    "sur la carte": "on the map",
+    "ont plus de": "have more than",
+    "ont moins de": "have fewer than",
     "vue du monde": "world view",
     "y a t elle": "are there",
     "mode satellite": "satellite mode",

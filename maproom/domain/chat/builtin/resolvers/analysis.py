@@ -45,7 +45,7 @@ def _with_value(
         where = conditions.parse(mind, picked[0], text) if len(picked) == 1 else None
         return (picked[0], where) if isinstance(where, dict) else where
     layers, rest = data.split(mind, text)
-    rest = re.sub(r"^(?:(?:my|our|the|all|of|a|an|data|layers?)\b ?)+", "", rest).strip()
+    rest = re.sub(r"^(?:(?:my|our|the|all|of|a|an|data|layers?|to)\b ?)+", "", rest).strip()
     if layers is not None and not rest:
         return None  # a layer and no condition: not a filter ("show only the counties")
     if isinstance(layers, Ask):

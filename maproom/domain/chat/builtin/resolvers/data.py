@@ -17,7 +17,7 @@ import orjson
 from maproom.domain.chat.builtin import conditions, targets
 from maproom.domain.chat.builtin.gazetteer import Place, fold
 from maproom.domain.chat.builtin.mind import Mind, resolves
-from maproom.domain.chat.builtin.outcome import Ask, Done, Fail, Outcome, phrase
+from maproom.domain.chat.builtin.outcome import Ask, Done, Fail, Need, Outcome, phrase
 from maproom.domain.chat.builtin.resolvers import places
 from maproom.domain.chat.builtin.targets import Layer, singular
 from maproom.domain.chat.builtin.text import number
@@ -411,11 +411,17 @@ def feature_named(mind: Mind, text: str) -> Outcome | None:
     """A feature a phrase names by its name ("zoom to District D", "fly to Belém Tower")."""
     text = re.sub(r"^(?:the|a|an) ", "", text.strip(), flags=re.IGNORECASE)
     wanted = fold(text)
-    for layer in mind.layers:
-        names = name_fields(layer)
-        if layer["layer_type"] != "geojson" or not names:
-            continue
-        where = {"field": names[0]["name"], "op": "contains", "value": text.strip()}
+    asked = [
+        (layer, {"field": name_fields(layer)[0]["name"], "op": "contains", "value": text.strip()})
+        for layer in mind.layers
+        if layer["layer_type"] == "geojson" and name_fields(layer)
+    ]
+    keys = [("features", layer["layer_id"], where_json(where), None, "asc", 5)
+            for layer, where in asked]  # fmt: skip
+    missing = [key for key in keys if key not in mind.data]
+    if missing:  # every layer's at once: one reading more, not one a layer
+        raise Need(missing)
+    for layer, where in asked:
         for row in features(mind, layer, where, None, "asc", 5):
             if fold(feature_name(layer, row)) == wanted:
                 return _go(mind, layer, row)

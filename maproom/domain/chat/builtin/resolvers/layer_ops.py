@@ -102,6 +102,21 @@ def only(mind: Mind, slots: dict[str, str], chosen: list[str] | None = None) -> 
     return with_layers(mind, slots.get("layer"), chosen, make)
 
 
+@resolves("hide_rest")
+def hide_rest(mind: Mind, slots: dict[str, str]) -> Outcome | None:
+    """ "show only the cities, hide the rest": every layer but those just named is hidden."""
+    keep = set(mind.memory.layers)
+    if not keep or mind.memory.focus != "layers":
+        return None  # "dim the rest" after a place is about the world, not layers
+    others = [layer for layer in mind.layers if layer["layer_id"] not in keep]
+    if not others:
+        return None
+    shown = [layer for layer in others if layer["visible"]]
+    actions = [{"type": "set_layer_visibility", "layer_id": layer["layer_id"], "visible": False}
+               for layer in shown]  # fmt: skip
+    return Done(actions, [phrase("hid", layers=names_of(shown))] if shown else [])
+
+
 @resolves("rename")
 def rename(mind: Mind, slots: dict[str, str], chosen: list[str] | None = None) -> Outcome | None:
     """ "rename cafes to Coffee shops", "call the rivers layer Streams"."""

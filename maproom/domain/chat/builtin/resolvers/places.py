@@ -12,7 +12,7 @@ import re
 from typing import Any
 
 from maproom.domain.chat import lang
-from maproom.domain.chat.builtin import colours, keywords, targets
+from maproom.domain.chat.builtin import colours, keywords, landmarks, targets
 from maproom.domain.chat.builtin.gazetteer import Found, Place, fold
 from maproom.domain.chat.builtin.mind import Mind, resolves
 from maproom.domain.chat.builtin.outcome import Ask, Done, Fail, Outcome, phrase
@@ -28,12 +28,14 @@ BACK = ("it", "there", "that", "that place", "this place", "that country", "here
 # Around a place name: words that are not part of it.
 PLACE_HEAD = re.compile(
     r"^(?:the map of|a map of|the city of|the country of|the state of|(?:the )?whole of|where|"
-    r"all of|the entire|the whole|(?:a|the) view of|back to|back|over to|(?:the )?(?:area|"
+    r"all of|the entire|the whole|all|whole|entire|(?:a|the) view of|back to|back|over to|"
+    r"(?:the )?(?:area|"
     r"region|surroundings|vicinity|neighbourhood|neighborhood) (?:around|of|near)) ",
     re.I,
 )
 PLACE_TAIL = re.compile(
     r"(?:,? (?:on|in) (?:the|a) map|,? instead|,? too|,? as well|,? again|,? please|,? now|"
+    r" (?:all|whole|entire|as a whole)|"
     r" (?:is|are|lies|located|is located)|,? (?:next|this|last) (?:week|month|year|weekend)|"
     r",? (?:today|tomorrow|tonight|soon|later)|,? on (?:mon|tues|wednes|thurs|fri|satur|sun)day|"
     r" from (?:above|space|the sky|up high|the air))+$",
@@ -134,6 +136,8 @@ def fly_to(place: Place, zoom_text: str | None = None) -> dict[str, Any]:
         if place.box[2] - place.box[0] > WIDE:  # Russia: the middle of all of it
             center = [(place.box[0] + place.box[2]) / 2, (place.box[1] + place.box[3]) / 2]
         zoom = camera.fit_around(center, place.box, camera.Padding.even(20))
+    elif place.kind == "landmark":
+        center, zoom = [place.lng, place.lat], landmarks.WIDE.get(place.name, landmarks.ZOOM)
     else:
         center = [place.lng, place.lat]
         people = place.population

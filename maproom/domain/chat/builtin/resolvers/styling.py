@@ -322,8 +322,15 @@ def label(mind: Mind, slots: dict[str, str], chosen: list[str] | None = None) ->
     """ "label the cities with their names", "show the names of the sites", "hide the labels"."""
     off = bool(slots.get("off"))
     field_text = (slots.get("field") or "name").strip()
-    if not slots.get("layer") and (off or not mind.memory.layers):
-        return None  # "turn off the labels": the basemap's
+    if not slots.get("layer") and chosen is None and (off or not mind.memory.layers):
+        if off or field_text != "names":
+            return None  # "turn off the labels": the basemap's
+        # "show the names": of the features of which layer?
+        named = [layer for layer in mind.layers if layer["layer_type"] == "geojson"
+                 and any(f.get("type") == "string" for f in layer.get("fields") or [])]  # fmt: skip
+        if len(named) != 1:
+            return targets.which(named) if named else None
+        chosen = [named[0]["layer_id"]]
 
     def make(found: list[Layer]) -> Outcome:
         actions = []
