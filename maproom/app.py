@@ -17,7 +17,7 @@ from fastapi.responses import Response
 from fastapi.staticfiles import StaticFiles
 from starlette.routing import Route
 
-from maproom import __version__, geo
+from maproom import __version__
 from maproom.api import errors, openapi
 from maproom.api.middleware import (
     AuthMiddleware,
@@ -62,8 +62,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         await anyio.to_thread.run_sync(migrate.upgrade, services.db)
-        await anyio.to_thread.run_sync(geo.warm_up)
-        await anyio.to_thread.run_sync(services.agent.prepare)
+        # Nothing heavy is loaded at start (the raster stack, the chat's gazetteer): each is
+        # loaded by the first request that needs it, so a server answers within a second or
+        # two of starting and a fresh process stays small (docs/performance.md).
         services.hub.start()
         registered = None
         if not settings.redis_url:  # alone on the database, or refuse to start (docs/scaling.md)

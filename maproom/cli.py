@@ -10,23 +10,21 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
-import uvicorn
-from pydantic import ValidationError
-from rich.console import Console
-from rich.table import Table
-from sqlalchemy.engine import make_url
 
 from maproom import __version__
 from maproom.client import cli as client_cli
 from maproom.client import cli_history
-from maproom.domain import keys as keys_domain
 from maproom.errors import MaproomError
-from maproom.settings import Settings
-from maproom.storage import migrate, shared
-from maproom.storage.db import Database
+
+if TYPE_CHECKING:
+    from maproom.settings import Settings
+    from maproom.storage.db import Database
+
+# The server's modules (settings, database, uvicorn) are imported by the commands that use
+# them, so that `maproom --help` and the client commands start in a fraction of a second.
 
 SHUTDOWN_GRACE_SECONDS = 5
 
@@ -61,6 +59,10 @@ def _main(
 
 
 def _settings(data_dir: Path | None) -> Settings:
+    from pydantic import ValidationError
+
+    from maproom.settings import Settings
+
     try:
         return Settings(data_dir=data_dir) if data_dir is not None else Settings()
     except ValidationError as exc:
@@ -69,6 +71,9 @@ def _settings(data_dir: Path | None) -> Settings:
 
 
 def _migrated(settings: Settings) -> Database:
+    from maproom.storage import migrate
+    from maproom.storage.db import Database
+
     settings.data_dir.mkdir(parents=True, exist_ok=True)
     db = Database(settings.resolved_database_url)
     migrate.upgrade(db)
@@ -77,18 +82,23 @@ def _migrated(settings: Settings) -> Database:
 
 def _where(settings: Settings) -> str:
     """The database a command works on, as the operator reads it (no password)."""
+    from sqlalchemy.engine import make_url
+
     return make_url(settings.resolved_database_url).render_as_string(hide_password=True)
 
 
-# uvicorn's own logging, plus maproom's messages (what was swept at start, Redis outages, ...)
-# at INFO on the same stream.
-LOG_CONFIG = {
-    **uvicorn.config.LOGGING_CONFIG,
-    "loggers": {
-        **uvicorn.config.LOGGING_CONFIG["loggers"],
-        "maproom": {"handlers": ["default"], "level": "INFO", "propagate": False},
-    },
-}
+def _log_config() -> dict[str, Any]:
+    """uvicorn's own logging, plus maproom's messages (what was swept at start, Redis outages,
+    ...) at INFO on the same stream."""
+    import uvicorn
+
+    return {
+        **uvicorn.config.LOGGING_CONFIG,
+        "loggers": {
+            **uvicorn.config.LOGGING_CONFIG["loggers"],
+            "maproom": {"handlers": ["default"], "level": "INFO", "propagate": False},
+        },
+    }
 
 
 def _fail(exc: MaproomError) -> typer.Exit:
@@ -105,6 +115,8 @@ def serve(
     data_dir: DataDir = None,
 ) -> None:
     """Start the HTTP service (database created and migrated on start)."""
+    import uvicorn
+
     settings = _settings(data_dir)
     if workers > 1 and not settings.redis_url:
         typer.echo(
@@ -126,7 +138,7 @@ def serve(
         workers=workers,
         access_log=access_log,
         proxy_headers=True,
-        log_config=LOG_CONFIG,
+        log_config=_log_config(),
         # Live streams never end by themselves: give them this long to go, then close them.
         timeout_graceful_shutdown=SHUTDOWN_GRACE_SECONDS,
     )
@@ -140,6 +152,8 @@ def create_key(
     data_dir: DataDir = None,
 ) -> None:
     """Create an API key and print it (and nothing else) on stdout."""
+    from maproom.domain import keys as keys_domain
+
     settings = _settings(data_dir)
     db = _migrated(settings)
     wanted = [s.strip() for s in scopes.split(",") if s.strip()]
@@ -159,6 +173,11 @@ def list_keys(
     data_dir: DataDir = None,
 ) -> None:
     """List the active keys (never their plaintext): id, account, name, scopes, dates."""
+    from rich.console import Console
+    from rich.table import Table
+
+    from maproom.domain import keys as keys_domain
+
     settings = _settings(data_dir)
     db = _migrated(settings)
     try:
@@ -186,6 +205,9 @@ def revoke_key(
     """Revoke a key of any account. Running workers refuse it at once when they share Redis
     (`MAPROOM_REDIS_URL`); otherwise a single-worker server may accept it for up to a minute
     more (its key cache). Every new process refuses it at once."""
+    from maproom.domain import keys as keys_domain
+    from maproom.storage import shared
+
     settings = _settings(data_dir)
     db = _migrated(settings)
     try:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import functools
 import os
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import anyio
 
@@ -26,7 +26,9 @@ from maproom.settings import MB, Settings
 from maproom.storage import scratch
 from maproom.storage.blobs import BlobStore, open_store
 from maproom.storage.db import Database
-from maproom.storage.shared import RedisBus, RedisRateLimiter, namespace
+
+if TYPE_CHECKING:
+    from maproom.storage import shared
 
 STYLE_WAIT_S = 3.0  # the longest a compiled style waits on a networked basemap's style
 
@@ -50,7 +52,7 @@ class Services:
     bodies: HeardCache[projects.Encoded]  # project bodies as JSON, on while every change is heard
     basemaps: Basemaps  # the basemaps compiled styles are drawn on (networked ones kept)
 
-    bus: RedisBus | None = None  # several workers: what they share goes through Redis
+    bus: shared.RedisBus | None = None  # several workers: what they share goes through Redis
     # The threads that may cut tiles at once: one per core. Cutting is CPU work partly holding
     # the interpreter lock; more threads would not cut faster, and each one competing for the
     # lock delays the event loop (health checks, reads) behind it (docs/tiles.md).
@@ -65,10 +67,10 @@ class Services:
         db = Database(settings.resolved_database_url, settings.database_pool_size)
         blobs = open_store(settings.resolved_storage_url, settings.blob_cache_mb * MB)
         db.write_context.update(blobs=blobs, retention=retention_of(settings))
-        shared = settings.redis_url
+        redis_url = settings.redis_url
         # One process on its own hears every change; with Redis the caches are on while the bus
         # is subscribed (`HeardCache.share`).
-        alone = settings.workers == 1 and not shared
+        alone = settings.workers == 1 and not redis_url
         services = cls(
             settings=settings,
             db=db,
@@ -93,9 +95,11 @@ class Services:
             ),
         )
         db.commit_listeners.append(services.heard)
-        if shared:
-            space = namespace(settings.resolved_database_url)
-            services.bus = RedisBus(shared, space, services.heard, services._bus_up)
+        if redis_url:
+            from maproom.storage import shared  # Redis is imported only when it is used
+
+            space = shared.namespace(settings.resolved_database_url)
+            services.bus = shared.RedisBus(redis_url, space, services.heard, services._bus_up)
             db.commit_listeners.append(services.bus.publish)
         return services
 
@@ -131,8 +135,7 @@ class Services:
     async def close(self) -> None:
         """Close the connections to what workers share."""
         for limiter in (self.limiter, self.public_limiter):
-            if isinstance(limiter, RedisRateLimiter):
-                await limiter.close()
+            await limiter.close()
 
 
 CONVERTED_TIMES = 10  # a converted layer may take 10 times the upload ceiling in bytes
@@ -151,8 +154,10 @@ def retention_of(settings: Settings) -> history.Retention:
 
 def _limiter(settings: Settings, limit: int, name: str) -> RateLimiter:
     if settings.redis_url:
-        space = namespace(settings.resolved_database_url)
-        return RedisRateLimiter(settings.redis_url, space, limit, name)
+        from maproom.storage import shared
+
+        space = shared.namespace(settings.resolved_database_url)
+        return shared.RedisRateLimiter(settings.redis_url, space, limit, name)
     return MemoryRateLimiter(limit)
 
 

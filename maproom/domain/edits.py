@@ -18,7 +18,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from maproom.domain import actions, gate, history, layers, projects, styles
+from maproom.domain import gate, history, layers, projects, styles
+from maproom.domain.actions import commands as actions
 from maproom.domain.actions import models as m
 from maproom.domain.actions.plan import check_permutation
 from maproom.domain.common import check_version

@@ -36,6 +36,9 @@ class RateLimiter(Protocol):
         """Count one request for `key` if it is allowed, and say whether it was."""
         ...
 
+    async def close(self) -> None:
+        """Let go of what it holds (connections)."""
+
 
 def decide(limit: int, prev: int, cur: int, elapsed: float) -> RateDecision:
     """Pure sliding-window arithmetic: may one more request pass at `elapsed` into the window?"""
@@ -66,6 +69,9 @@ class MemoryRateLimiter:
     async def hit(self, key: str) -> RateDecision:
         """Count one request (no I/O, so no await inside)."""
         return self.hit_now(key)
+
+    async def close(self) -> None:
+        """Nothing to let go of."""
 
     def hit_now(self, key: str) -> RateDecision:
         """Synchronous form of `hit`."""

@@ -20,7 +20,6 @@ database or any other maproom package.
 
 from __future__ import annotations
 
-import functools
 import os
 from collections.abc import Callable, Mapping
 from pathlib import Path
@@ -42,7 +41,6 @@ __all__ = [
     "convert",
     "kept_lines",
     "normalize_extension",
-    "warm_up",
 ]
 
 # GDAL's block cache defaults to 5% of the machine's memory, and a conversion fills it: more
@@ -94,24 +92,3 @@ def convert(source: Path, extension: str, workdir: Path, limits: Limits = UNLIMI
         allowed = ", ".join(f".{name}" for name in _REGISTRY)
         raise GeoError(f"unsupported file type {extension!r}; accepted: {allowed}")
     return entry[1](Path(source), Path(workdir), limits)
-
-
-@functools.cache
-def warm_up() -> None:
-    """Import the raster and tile stack, start GDAL and PROJ, and convert a tiny GeoTIFF (about
-    a second in all), so a server pays for this when it starts, not on its first upload."""
-    import tempfile
-
-    import numpy as np
-    import rasterio
-    from affine import Affine
-
-    from maproom.geo import raster, tiles  # noqa: F401
-
-    with tempfile.TemporaryDirectory(prefix="maproom-warm-up-") as tmp:
-        source = Path(tmp) / "warm.tif"
-        profile = {"driver": "GTiff", "width": 16, "height": 16, "count": 3, "dtype": "uint8"}
-        transform = Affine(1000, 0, 0, 0, -1000, 16000)
-        with rasterio.open(source, "w", crs="EPSG:3857", transform=transform, **profile) as dst:
-            dst.write(np.zeros((3, 16, 16), dtype="uint8"))
-        raster.convert(source, Path(tmp), UNLIMITED)

@@ -21,12 +21,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
-
-import duckdb
+from typing import TYPE_CHECKING, Any
 
 from maproom.geo.filters import to_sql
 from maproom.geo.table import Table
+
+if TYPE_CHECKING:
+    import duckdb  # the engine is imported when a connection is made (`engine`)
 
 EXACT_INTEGER = 2**53  # beyond this a double no longer holds every whole number
 FGB_INDEX_MAX = 500_000

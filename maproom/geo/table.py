@@ -26,12 +26,13 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
-
-import duckdb
+from typing import TYPE_CHECKING, Any
 
 from maproom.geo.base import GeoError
 from maproom.geo.filters import Columns, quote, to_sql
+
+if TYPE_CHECKING:
+    import duckdb  # the engine is imported when a connection is made (`engine`)
 
 TABLE_NAME = "layer.parquet"
 KINDS = {"number": "DOUBLE", "string": "VARCHAR", "boolean": "BOOLEAN", "mixed": "VARCHAR"}
@@ -39,6 +40,7 @@ _LINE = 16 * 1024 * 1024  # the longest feature line read at first; longer ones:
 
 
 def _spatial_extension() -> str:
+    import duckdb
     import duckdb_extension_spatial
 
     base = Path(duckdb_extension_spatial.__file__).parent / "extensions"
@@ -60,6 +62,8 @@ def engine(memory_mb: int, scratch: Path, threads: int | None = None) -> duckdb.
         "temp_directory": str(scratch),
         "preserve_insertion_order": "false",
     }
+    import duckdb
+
     con = duckdb.connect(config=config)
     con.execute(f"LOAD '{_spatial_extension()}'")
     return con
@@ -75,6 +79,8 @@ def build(
 ) -> Path:
     """Write the table of a layer file in maproom's one-feature-per-line layout (module
     docstring) to `out`, atomically."""
+    import duckdb
+
     partial = out.with_name(f".{out.name}.partial")
     # Kept in file order, so that `__fid` numbers the features as the layer file does.
     con.execute("SET preserve_insertion_order = true")

@@ -45,7 +45,6 @@ from pathlib import Path
 from typing import IO, Any
 
 import orjson
-from python_calamine import CalamineError, CalamineWorkbook
 
 from maproom.geo import geojson
 from maproom.geo.base import (
@@ -109,6 +108,8 @@ def convert_csv(source: Path, workdir: Path, limits: Limits) -> Conversion:
 def convert_sheet(source: Path, workdir: Path, limits: Limits) -> Conversion:
     """Convert the first sheet of an Excel workbook (.xlsx or .xls) to a GeoJSON layer (see
     the module docstring for how memory is kept bounded)."""
+    from python_calamine import CalamineError, CalamineWorkbook
+
     if zipfile.is_zipfile(source) and _expanded_sheets(source, limits) > CALAMINE_MAX_XML:
         return _convert_rows(_streamed_rows(source), workdir, typed_cell, limits)
     try:

@@ -10,7 +10,7 @@ import orjson
 import pytest
 from fastapi import FastAPI
 
-from maproom.domain import actions
+from maproom.domain.actions import commands as actions
 from tests import makers
 from tests.support import OTHER, KeyMaker, assert_error, http_client
 

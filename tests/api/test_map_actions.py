@@ -10,7 +10,7 @@ import orjson
 import pytest
 from fastapi import FastAPI
 
-from maproom.domain import actions
+from maproom.domain.actions import commands as actions
 from maproom.domain.links import log_since
 from maproom.geo import camera
 from tests import makers

@@ -11,7 +11,8 @@ from maproom.api.deps import Caller, ScopedRoute, project_url, requires
 from maproom.api.openapi import ACTIONS_REF, json_body
 from maproom.api.responses import json_response
 from maproom.api.schemas.actions import ActionsDispatched
-from maproom.domain import actions, layers
+from maproom.domain import layers
+from maproom.domain.actions import commands as actions
 from maproom.errors import BadRequest
 
 router = APIRouter(prefix=f"{API_PREFIX}/sessions/{{id}}", tags=["map"], route_class=ScopedRoute)

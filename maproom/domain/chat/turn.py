@@ -21,7 +21,8 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from maproom.domain import actions, files, gate, layers, queries
+from maproom.domain import files, gate, layers, queries
+from maproom.domain.actions import commands as actions
 from maproom.domain.actions import models
 from maproom.domain.analysis import Analysis
 from maproom.domain.chat import store

@@ -22,6 +22,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
+import anyio.to_thread
 from rapidfuzz import fuzz
 
 from maproom.domain.chat import lang
@@ -48,9 +49,10 @@ class BuiltinAgent:
 
     def __init__(self, gazetteer: Callable[[], Gazetteer] = Gazetteer.load) -> None:
         self._gazetteer = gazetteer
+        self._ready = False
 
     def prepare(self) -> None:
-        """Read the gazetteer (about a second), so the first turn does not wait for it."""
+        """Read the gazetteer (about a second; blocking)."""
         self._gazetteer()
 
     def protected(self, message: str, view: dict[str, Any]) -> frozenset[str]:
@@ -66,6 +68,9 @@ class BuiltinAgent:
 
     async def run(self, turn: Turn) -> None:
         """Take a turn (see the module docstring)."""
+        if not self._ready:  # the gazetteer is read on the first turn, off the event loop
+            await anyio.to_thread.run_sync(self.prepare)
+            self._ready = True
         view = await turn.view()
         protected = self.protected(turn.message, view)
         state = turn.resume or {}
