@@ -16,7 +16,7 @@ import typer
 
 from maproom import __version__
 from maproom.client import cli as client_cli
-from maproom.client import cli_history
+from maproom.client import cli_history, cli_links
 from maproom.errors import MaproomError
 
 if TYPE_CHECKING:
@@ -54,8 +54,13 @@ def _main(
         bool,
         typer.Option("--version", callback=_version, is_eager=True, help="Print the version"),
     ] = False,
+    url: client_cli.Url = None,
+    key: client_cli.Key = None,
+    as_json: client_cli.AsJson = False,
 ) -> None:
-    """maproom: a self-hostable map-project service."""
+    """maproom: a self-hostable map-project service. `--url`, `--key` and `--json` may come
+    before the command or after it."""
+    client_cli.Given.url, client_cli.Given.key, client_cli.Given.json = url, key, as_json
 
 
 def _settings(data_dir: Path | None) -> Settings:
@@ -224,6 +229,7 @@ def revoke_key(
 
 client_cli.register(app)
 cli_history.register(app)
+cli_links.register(app)
 
 
 def main() -> None:

@@ -31,10 +31,25 @@ from maproom.client.events import ChatEvent
 
 Url = Annotated[
     str | None,
-    typer.Option("--url", envvar="MAPROOM_URL", help="The service (default http://127.0.0.1:8000)"),
+    typer.Option("--url", help="The service (default: MAPROOM_URL, else http://127.0.0.1:8000)"),
 ]
-Key = Annotated[str | None, typer.Option("--key", envvar="MAPROOM_KEY", help="An API key")]
+Key = Annotated[str | None, typer.Option("--key", help="An API key (default: MAPROOM_KEY)")]
 AsJson = Annotated[bool, typer.Option("--json", help="Print the API's JSON answer")]
+
+
+class Given:
+    """`--url`, `--key` and `--json` given before the command (`maproom --json layers ID`);
+    the same options after it win, and the environment comes last."""
+
+    url: str | None = None
+    key: str | None = None
+    json: bool = False
+
+
+def _wants_json(as_json: bool) -> bool:
+    return as_json or Given.json
+
+
 ProjectId = Annotated[str, typer.Argument(help="The project's id")]
 Source = Annotated[str, typer.Argument(help="A JSON file, or - for stdin")]
 
@@ -59,7 +74,7 @@ def register(app: typer.Typer) -> None:
 def _client(url: str | None, key: str | None) -> Iterator[Client]:
     """A client; a refusal or an unreachable service ends the command with its message."""
     try:
-        with Client(url, key) as client:
+        with Client(url or Given.url, key or Given.key) as client:
             yield client
     except ApiError as exc:
         err.print(f"maproom: {exc.code}: {exc.message}", markup=False, highlight=False)
@@ -105,12 +120,15 @@ def projects_list(url: Url = None, key: Key = None, as_json: AsJson = False) -> 
     """Every project, newest change first."""
     with _client(url, key) as mr:
         found = list(mr.projects())
-    if as_json:
+    if _wants_json(as_json):
         return _print_json(_listing(found))
+    if not found:
+        return _none("No projects yet: make one with `maproom projects create`.")
     table = _table("id", "title", "layers", "updated")
     for p in found:
         table.add_row(p.id, p.title, str(p.layerCount), p.updatedAt)
     out.print(table)
+    return None
 
 
 @projects_app.command("create")
@@ -123,7 +141,7 @@ def projects_create(
     """Create a project; prints its id."""
     with _client(url, key) as mr:
         project = mr.create_project(title=title)
-    if as_json:
+    if _wants_json(as_json):
         return _print_json(project)
     out.print(project.id, markup=False, highlight=False)
 
@@ -135,7 +153,7 @@ def projects_show(
     """A project: its title, view and layers."""
     with _client(url, key) as mr:
         found = mr.project(project)
-    if as_json:
+    if _wants_json(as_json):
         return _print_json(found)
     state = found.mapState
     out.print(f"[bold]{found.title}[/bold]  ({found.id})", highlight=False)
@@ -150,7 +168,7 @@ def projects_delete(
     """Delete a project with its layers, files, reports and view links."""
     with _client(url, key) as mr:
         mr.delete_project(project)
-    if as_json:
+    if _wants_json(as_json):
         return _print_json({"ok": True})
     err.print(f"deleted {project}", highlight=False)
 
@@ -168,7 +186,7 @@ def upload(
     """Upload a file (streamed, with a progress bar on a terminal); it becomes a layer."""
     with _progress(file.stat().st_size) as advance, _client(url, key) as mr:
         done = mr.upload(project, file, name=name, progress=advance)
-    if as_json:
+    if _wants_json(as_json):
         return _print_json(done)
     out.print(f"file {done.id} ({done.fileSize} bytes)", highlight=False)
     if done.layer is not None:
@@ -246,18 +264,26 @@ def layers(project: ProjectId, url: Url = None, key: Key = None, as_json: AsJson
     """The project's layers, top first."""
     with _client(url, key) as mr:
         found = mr.layers(project)
-    if as_json:
+    if _wants_json(as_json):
         return _print_json(_listing(found))
     _print_layers(found)
 
 
+def _none(line: str) -> None:
+    """What a listing prints when it has nothing: one clear line, not an empty table."""
+    out.print(line, markup=False, highlight=False)
+
+
 def _print_layers(found: list[Any]) -> None:
+    if not found:
+        return _none("No layers yet: upload a file with `maproom upload`.")
     table = _table("layer_id", "name", "type", "geometry", "features", "visible")
     for layer in found:
         count = "" if layer.feature_count is None else str(layer.feature_count)
         table.add_row(layer.layer_id, layer.name, layer.layer_type, layer.geometry_type or "",
                       count, "yes" if layer.visible else "no")  # fmt: skip
     out.print(table)
+    return None
 
 
 def style(
@@ -272,7 +298,7 @@ def style(
     wanted = _read_json(source)
     with _client(url, key) as mr:
         merged = mr.style_layer(project, layer, wanted)
-    _print_json(merged) if as_json else out.print_json(data=merged)
+    _print_json(merged) if _wants_json(as_json) else out.print_json(data=merged)
 
 
 def actions(
@@ -286,7 +312,7 @@ def actions(
         raise typer.BadParameter('give a list of actions, or {"actions": [...]}')
     with _client(url, key) as mr:
         done = mr.dispatch(project, batch)
-    if as_json:
+    if _wants_json(as_json):
         return _print_json(done)
     out.print(f"{done.dispatched} action(s) applied", highlight=False)
 
@@ -303,13 +329,13 @@ def chat(
     with _client(url, key) as mr:
         events = mr.chat_stream(project, message)
         while True:
-            answer = _follow(events, as_json)
+            answer = _follow(events, _wants_json(as_json))
             question = answer.get("question")
             if question is None or not sys.stdin.isatty():
                 break
             reply = Prompt.ask(_prompt(question), console=err)
             events = mr.answer_stream(project, question["id"], reply)
-    if as_json:
+    if _wants_json(as_json):
         _print_json(answer)
 
 
@@ -341,7 +367,7 @@ def live_url(project: ProjectId, url: Url = None, key: Key = None, as_json: AsJs
     """A new live view link of the project: a page that follows every change."""
     with _client(url, key) as mr:
         link = mr.live_view_url(project)
-    if as_json:
+    if _wants_json(as_json):
         return _print_json({"liveViewUrl": link})
     out.print(link, markup=False, highlight=False)
 
@@ -351,7 +377,7 @@ def watch(project: ProjectId, url: Url = None, key: Key = None, as_json: AsJson 
     --json), resuming after a dropped connection without losing any. Ctrl-C ends it."""
     with _client(url, key) as mr, contextlib.suppress(KeyboardInterrupt):
         for event in mr.events(project):
-            if as_json:
+            if _wants_json(as_json):
                 sys.stdout.write(json.dumps(event.model_dump(mode="json")) + "\n")
             else:
                 sys.stdout.write(f"{event.id or '-'} {event.type} {json.dumps(event.data)[:200]}\n")

@@ -15,8 +15,10 @@ from maproom.client.cli import (
     Url,
     _client,
     _listing,
+    _none,
     _print_json,
     _table,
+    _wants_json,
     out,
 )
 
@@ -39,7 +41,7 @@ def history(
     """The project's versions, newest first: who changed what, and how."""
     with _client(url, key) as mr:
         found = mr.history(project, limit)
-    if as_json:
+    if _wants_json(as_json):
         return _print_json(_listing(found))
     table = _table("version", "when", "who", "via", "summary")
     for v in found:
@@ -47,8 +49,7 @@ def history(
             str(v.version), v.createdAt, v.actor.accountEmail or "", v.actor.via, v.summary
         )
     if not found:
-        out.print("No versions kept.")
-        return None
+        return _none("No versions kept.")
     out.print(table)
     return None
 
@@ -59,7 +60,7 @@ def restore(
     """Make the project as it was after a version (itself a new version)."""
     with _client(url, key) as mr:
         made = mr.restore(project, version)
-    if as_json:
+    if _wants_json(as_json):
         return _print_json(made)
     out.print(f"Restored version {made.restoredVersion} as version {made.version}.")
     for layer in made.missingLayers:
@@ -71,7 +72,7 @@ def undo(project: ProjectId, url: Url = None, key: Key = None, as_json: AsJson =
     """Take back the latest change not taken back yet."""
     with _client(url, key) as mr:
         done = mr.undo(project)
-    if as_json:
+    if _wants_json(as_json):
         return _print_json(done)
     out.print("Undone.")
     return None
@@ -81,7 +82,7 @@ def redo(project: ProjectId, url: Url = None, key: Key = None, as_json: AsJson =
     """Re-apply what the last undo took back."""
     with _client(url, key) as mr:
         done = mr.redo(project)
-    if as_json:
+    if _wants_json(as_json):
         return _print_json(done)
     out.print("Redone.")
     return None
@@ -100,7 +101,7 @@ def share(
         raise typer.BadParameter("--role is viewer or editor")
     with _client(url, key) as mr:
         made = mr.share(project, email, role)
-    if as_json:
+    if _wants_json(as_json):
         return _print_json(made)
     out.print(f"Shared with {made.email} as {made.role} (share {made.id}).", markup=False)
     return None
@@ -110,7 +111,7 @@ def shares(project: ProjectId, url: Url = None, key: Key = None, as_json: AsJson
     """The project's shares (yours only, on a project shared with you)."""
     with _client(url, key) as mr:
         found = mr.shares(project)
-    if as_json:
+    if _wants_json(as_json):
         return _print_json(_listing(found))
     if not found:
         out.print("Not shared with anyone.")

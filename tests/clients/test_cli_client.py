@@ -246,3 +246,37 @@ def test_export_and_style_json(service: Service, tmp_path: Path) -> None:
     assert sorted(p.name for p in target.parent.iterdir()) == ["big.csv", "places.gpkg"]
     style = ok_json(run(service, "style-json", project))
     assert style["version"] == 8 and any(x["id"] == f"mr-{layer}-circle" for x in style["layers"])
+
+
+def test_global_options_before_the_command_and_clear_empty_listings(
+    service: Service, tmp_path: Path
+) -> None:
+    project = ok_json(run(service, "--json", "projects", "create"))["id"]  # --json before
+    assert ok_json(run(service, "--json", "layers", project)) == {"data": [], "meta": {"count": 0}}
+    empty = run(service, "layers", project)
+    assert empty.returncode == 0 and empty.stdout.strip().startswith("No layers yet")
+    # --key before the command wins over MAPROOM_KEY; the same option after it wins over both.
+    wrong = "mr_" + "q" * 43
+    listed = run(service, "--key", service.key, "--json", "projects", "list", key=wrong)
+    assert listed.returncode == 0, listed.stderr
+    after = run(service, "--key", wrong, "projects", "list", "--key", service.key, key=wrong)
+    assert after.returncode == 0, after.stderr
+    refused = run(service, "--key", wrong, "projects", "list")
+    assert refused.returncode == 1 and refused.stderr.startswith("maproom: unauthorized: ")
+
+    assert run(service, "reports", "list", project).stdout.startswith("No reports yet")
+    page = tmp_path / "Summary.html"
+    page.write_text("<h1>Summary</h1>")
+    saved = run(service, "reports", "save", project, str(page))
+    assert saved.returncode == 0 and "/r/" in saved.stdout
+    reports = ok_json(run(service, "reports", "list", project, "--json"))["data"]
+    assert [r["url"] for r in reports] == [saved.stdout.strip()]
+
+    made = run(service, "view-links", "create", project, "--static", "--expires-in", "3600")
+    assert made.returncode == 0 and "/embed/" in made.stdout
+    links = ok_json(run(service, "--json", "view-links", "list", project))["data"]
+    static = next(link for link in links if link["kind"] == "static")
+    assert static["url"] == made.stdout.strip() and static["expiresAt"] is not None
+    assert run(service, "view-links", "revoke", project, static["id"]).returncode == 0
+    left = ok_json(run(service, "--json", "view-links", "list", project))["data"]
+    assert [link["kind"] for link in left] == ["report"]
