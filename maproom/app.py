@@ -88,8 +88,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             tasks.start_soon(_measure_unmeasured, services, stopping)
             tasks.start_soon(_sweep_orphans, services, stopping)
             tasks.start_soon(_sweep_history_forever, services)
-            if services.bus is not None:
-                tasks.start_soon(services.bus.run)
+            tasks.start_soon(services.bus.run)
             if registered is not None:
                 tasks.start_soon(_still_running, services, registered)
             try:

@@ -210,8 +210,8 @@ def revoke_key(
     """Revoke a key of any account. Running workers refuse it at once when they share Redis
     (`MAPROOM_REDIS_URL`); otherwise a single-worker server may accept it for up to a minute
     more (its key cache). Every new process refuses it at once."""
+    from maproom.adapters import redis
     from maproom.domain import keys as keys_domain
-    from maproom.storage import shared
 
     settings = _settings(data_dir)
     db = _migrated(settings)
@@ -222,8 +222,8 @@ def revoke_key(
     finally:
         db.dispose()
     if settings.redis_url:
-        space = shared.namespace(settings.resolved_database_url)
-        shared.publish_once(settings.redis_url, space, frozenset({f"key-gone:{revoked}"}))
+        space = redis.namespace(settings.resolved_database_url)
+        redis.publish_once(settings.redis_url, space, frozenset({f"key-gone:{revoked}"}))
     typer.echo(f"maproom: revoked key {revoked} in {_where(settings)}", err=True)
 
 

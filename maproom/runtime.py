@@ -5,13 +5,14 @@ from __future__ import annotations
 import functools
 import os
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import anyio
 
+from maproom.adapters import remote
 from maproom.domain import history, links, projects, usage
 from maproom.domain.analysis import Analysis
-from maproom.domain.basemaps import Basemaps, remote_fetch
+from maproom.domain.basemaps import Basemaps
 from maproom.domain.chat.builtin import BuiltinAgent
 from maproom.domain.chat.llm import LLMAgent
 from maproom.domain.chat.turn import Agent
@@ -20,15 +21,13 @@ from maproom.domain.keys import Authenticator
 from maproom.domain.ratelimit import MemoryRateLimiter, RateLimiter
 from maproom.domain.tiles import TileCache
 from maproom.domain.usage import UsageMeter
+from maproom.events.bus import Bus, LocalBus
 from maproom.events.hub import RESYNC, LiveHub
 from maproom.geo.base import Limits
 from maproom.settings import MB, Settings
 from maproom.storage import scratch
 from maproom.storage.blobs import BlobStore, open_store
 from maproom.storage.db import Database
-
-if TYPE_CHECKING:
-    from maproom.storage import shared
 
 STYLE_WAIT_S = 3.0  # the longest a compiled style waits on a networked basemap's style
 
@@ -52,7 +51,8 @@ class Services:
     bodies: HeardCache[projects.Encoded]  # project bodies as JSON, on while every change is heard
     basemaps: Basemaps  # the basemaps compiled styles are drawn on (networked ones kept)
 
-    bus: shared.RedisBus | None = None  # several workers: what they share goes through Redis
+    # Several workers: what they share goes through Redis (`adapters.redis`); alone, nothing.
+    bus: Bus = field(default_factory=LocalBus)
     # The threads that may cut tiles at once: one per core. Cutting is CPU work partly holding
     # the interpreter lock; more threads would not cut faster, and each one competing for the
     # lock delays the event loop (health checks, reads) behind it (docs/tiles.md).
@@ -79,7 +79,9 @@ class Services:
             public_limiter=_limiter(settings, settings.public_rate_limit_per_minute, "public"),
             meter=UsageMeter(),
             blobs=blobs,
-            tiles=TileCache(blobs, on_built=functools.partial(_count_tiles, db)),
+            tiles=TileCache(
+                blobs, remote=remote.RemoteOpener, on_built=functools.partial(_count_tiles, db)
+            ),
             analysis=Analysis(
                 blobs,
                 memory_mb=settings.analysis_memory_mb,
@@ -91,15 +93,15 @@ class Services:
             agent=agent_for(settings),
             bodies=projects.body_cache(enabled=alone, bound_bytes=settings.body_cache_mb * MB),
             basemaps=Basemaps(
-                remote_fetch(settings.fetch_allowed, min(settings.fetch_timeout_s, STYLE_WAIT_S))
+                remote.fetcher(settings.fetch_allowed, min(settings.fetch_timeout_s, STYLE_WAIT_S))
             ),
         )
         db.commit_listeners.append(services.heard)
         if redis_url:
-            from maproom.storage import shared  # Redis is imported only when it is used
+            from maproom.adapters import redis  # imported only when it is used
 
-            space = shared.namespace(settings.resolved_database_url)
-            services.bus = shared.RedisBus(redis_url, space, services.heard, services._bus_up)
+            space = redis.namespace(settings.resolved_database_url)
+            services.bus = redis.RedisBus(redis_url, space, services.heard, services._bus_up)
             db.commit_listeners.append(services.bus.publish)
         return services
 
@@ -117,7 +119,7 @@ class Services:
         """Topics of a committed change, made in this worker or (through the bus) another."""
         self.hub.heard(topics)
         if RESYNC in topics:
-            self._share(self.bus is not None and self.bus.subscribed)
+            self._share(self.bus.subscribed)
         else:
             self.authenticator.heard(topics)
             projects.forget(self.bodies, topics)
@@ -154,10 +156,10 @@ def retention_of(settings: Settings) -> history.Retention:
 
 def _limiter(settings: Settings, limit: int, name: str) -> RateLimiter:
     if settings.redis_url:
-        from maproom.storage import shared
+        from maproom.adapters import redis
 
-        space = shared.namespace(settings.resolved_database_url)
-        return shared.RedisRateLimiter(settings.redis_url, space, limit, name)
+        space = redis.namespace(settings.resolved_database_url)
+        return redis.RedisRateLimiter(settings.redis_url, space, limit, name)
     return MemoryRateLimiter(limit)
 
 

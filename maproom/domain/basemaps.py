@@ -34,12 +34,11 @@ NETWORKED = {
 SATELLITE_TILES = (
     "https://server.arcgisonline.com/ArcGIS/rest/services/World_Imagery/MapServer/tile/{z}/{y}/{x}"
 )
-MAX_STYLE_BYTES = 4 * 1024 * 1024
 KEEP_S = 3600.0
 RETRY_S = 60.0
 
 Fetch = Callable[[str], bytes]
-"""Reads a networked style's bytes (at most `MAX_STYLE_BYTES`); raises MaproomError."""
+"""Reads a networked style's bytes (`adapters.remote.fetcher`); raises MaproomError."""
 
 
 def blank() -> dict[str, Any]:
@@ -136,17 +135,3 @@ class Basemaps:
         with self._lock:
             self._kept[url] = (now + (KEEP_S if style is not None else RETRY_S), style)
         return orjson.loads(orjson.dumps(style)) if style is not None else None
-
-
-def remote_fetch(allowlist: tuple[str, ...], timeout: float) -> Fetch:
-    """Fetch a style as the server fetches every remote file (`maproom.storage.remote`)."""
-    from maproom.errors import BadGateway
-    from maproom.storage.remote import RemoteFile
-
-    def fetch(url: str) -> bytes:
-        with RemoteFile(url, allowlist=allowlist, timeout=timeout) as remote:
-            if remote.size > MAX_STYLE_BYTES:
-                raise BadGateway(f"The basemap style is larger than {MAX_STYLE_BYTES} bytes")
-            return remote.readall()
-
-    return fetch

@@ -24,7 +24,7 @@ from collections import OrderedDict
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from maproom import logs
 from maproom.domain.layers import filter_tag
@@ -43,6 +43,23 @@ MEDIA_TYPES = {
 }
 
 TileKey = tuple[str, int, int, int, str]
+
+
+class RemoteOpener(Protocol):
+    """How rasterio reads a remote COG (`adapters.remote.RemoteOpener`): what went wrong is
+    kept in `failure`."""
+
+    failure: MaproomError | None
+
+    def close(self) -> None: ...
+
+
+RemoteOpeners = Callable[[str, tuple[str, ...], float], RemoteOpener]
+"""Makes the opener of a remote COG: (its URL, the fetch allow-list, the timeout)."""
+
+
+def _no_remote(url: str, allowlist: tuple[str, ...], timeout: float) -> RemoteOpener:
+    raise BadGateway("This server reads no remote files")
 
 
 def source_of(row: Any) -> str:
@@ -69,11 +86,13 @@ class TileCache:
         self,
         blobs: BlobStore,
         *,
+        remote: RemoteOpeners | None = None,
         max_bytes: int = 64 << 20,
         max_indexes: int = 16,
         on_built: Callable[[str, int], bool] | None = None,
     ):
         self.blobs = blobs
+        self.remote = remote or _no_remote
         self.max_bytes = max_bytes
         self.max_indexes = max_indexes
         # (data key, bytes) once a tile index is stored: counts its bytes, and answers False
@@ -131,7 +150,7 @@ class TileCache:
         """Render (and cache) one raster tile of a COG layer; `None` outside the raster.
 
         `data_key` is a blob key, or the http(s) URL of a remote COG, read by ranges through
-        `storage.remote` (pinned to checked addresses, redirects checked, `timeout` per
+        `remote` (`adapters.remote`: pinned to checked addresses, redirects checked, `timeout` per
         request): a remote source that fails or cannot be read is 502, one that does not
         answer in time 504, never a 500 (docs/actions.md)."""
         from maproom.geo import tiles
@@ -152,9 +171,7 @@ class TileCache:
         else:
             from rasterio.errors import RasterioError
 
-            from maproom.storage.remote import RemoteOpener
-
-            opener = RemoteOpener(data_key, allowlist, timeout)
+            opener = self.remote(data_key, allowlist, timeout)
             try:
                 tile = tiles.raster_tile(data_key, z, x, y, fmt=fmt, opener=opener)
             except (RasterioError, MaproomError, OSError, ValueError) as exc:

@@ -17,7 +17,7 @@ change); this hub only tells open streams about new entries, fast:
 Events of one project commit in id order: every write to a project holds its row lock (the
 write lock on SQLite), so a pump reading `id > last seen` never skips a late commit.
 With several workers, the topics of other workers' commits arrive through the shared bus
-(`maproom.storage.shared`) and are heard the same way; `*` (RESYNC) makes every channel read
+(`maproom.adapters.redis`) and are heard the same way; `*` (RESYNC) makes every channel read
 the log again, after the bus was down and may have missed something.
 """
 

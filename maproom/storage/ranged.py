@@ -1,5 +1,5 @@
 """Files read by byte ranges, as GDAL reads them through rasterio's `opener=`: a remote COG
-over HTTP (`maproom.storage.remote`) and a stored COG in S3-compatible storage
+over HTTP (`maproom.adapters.remote`) and a stored COG in S3-compatible storage
 (`maproom.storage.s3`), so that a tile costs a few small reads, not a copy of the file.
 
 Reads go out in blocks of at least `BLOCK` bytes and the last few blocks are kept: GDAL reads

@@ -18,8 +18,8 @@ from starlette.responses import FileResponse, RedirectResponse, Response
 from starlette.routing import Route
 
 from maproom import geo
+from maproom.adapters.remote import RemoteFile
 from maproom.errors import BadGateway
-from maproom.storage.remote import RemoteFile
 from tests import makers
 from tests.serving import free_port, serving
 from tests.support import AppFactory, assert_error, create_project, http_client, new_key

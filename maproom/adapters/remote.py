@@ -21,7 +21,7 @@ Reads go in blocks, as for every ranged file (`maproom.storage.ranged`).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from urllib.parse import urljoin, urlsplit, urlunsplit
 
 import httpx
@@ -189,3 +189,19 @@ class RemoteOpener(OneFile):
         """The first thing that went wrong, if anything did."""
         remote = (f.failure for f in self.opened if isinstance(f, RemoteFile) and f.failure)
         return self._failure or next(remote, None)
+
+
+MAX_STYLE_BYTES = 4 * 1024 * 1024  # a basemap's MapLibre style
+
+
+def fetcher(allowlist: tuple[str, ...], timeout: float) -> Callable[[str], bytes]:
+    """What reads a networked basemap's style (`maproom.domain.basemaps`): the whole file, as
+    every remote file is read (module docstring), at most `MAX_STYLE_BYTES`."""
+
+    def fetch(url: str) -> bytes:
+        with RemoteFile(url, allowlist=allowlist, timeout=timeout) as found:
+            if found.size > MAX_STYLE_BYTES:
+                raise BadGateway(f"The basemap style is larger than {MAX_STYLE_BYTES} bytes")
+            return found.readall()
+
+    return fetch
