@@ -5,6 +5,7 @@ uploaded file), defined once (docs/api-decisions.md, hostile input).
   be stored in PostgreSQL text, and the others are never meant.
 - JSON is nested at most `MAX_JSON_DEPTH` levels: deeper documents cost a parser memory and
   recursion out of proportion to their size, and no map document needs them.
+- Zoom levels are 0 to `MAX_ZOOM`; a mask is `MASK_COLOR` unless given one.
 
 This module imports nothing of maproom's, so every layer (`geo` included) may use it.
 """
@@ -15,6 +16,14 @@ import re
 from typing import Any
 
 MAX_JSON_DEPTH = 64
+MAX_ZOOM = 24
+"""The deepest zoom level anything takes (the view, a layer's zooms, a tile, a label's)."""
+MASK_COLOR = "#000000"
+"""A mask's colour when none is given (the country and custom masks)."""
+FEATURES_PAGE_MAX = 1000
+"""The most features `GET .../features` answers at once."""
+HISTORY_PAGE_MAX = 200
+"""The most versions `GET .../history` answers at once."""
 
 _CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f]")
 _CONTROL_BYTES = re.compile(b"[\x00-\x08\x0b\x0c\x0e-\x1f]")

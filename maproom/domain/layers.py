@@ -24,7 +24,7 @@ from maproom.domain.usage import add_stored
 from maproom.errors import NotFound
 from maproom.geo.fields import STATS_NAME, Profile, profile_geojson
 from maproom.geo.filters import predicate
-from maproom.geo.tiles import MAX_ZOOM
+from maproom.limits import MAX_ZOOM
 from maproom.storage import scratch
 from maproom.storage.blobs import BlobStore
 from maproom.storage.db import Database, Prepared, Tx, Writer

@@ -18,7 +18,7 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StrictBool
 from maproom.domain.common import Given, Omittable
 from maproom.domain.urlpolicy import check_url
 from maproom.errors import NotFound
-from maproom.limits import json_problem
+from maproom.limits import MASK_COLOR, MAX_ZOOM, json_problem
 
 BASEMAP_STYLES = ("light", "dark", "streets", "satellite", "blank", "offline")
 CATEGORY_KEYS = ("water", "land", "parks", "roads", "buildings", "boundaries", "labels")
@@ -84,7 +84,7 @@ Number = Annotated[float, _finite()]
 Lng = Annotated[float, _finite(ge=-180, le=180)]
 Lat = Annotated[float, _finite(ge=-85.06, le=85.06)]
 Center = tuple[Lng, Lat]
-Zoom = Annotated[float, _finite(ge=0, le=24)]
+Zoom = Annotated[float, _finite(ge=0, le=MAX_ZOOM)]
 Pitch = Annotated[float, _finite(ge=0, le=85)]
 Bearing = Annotated[float, _finite(description="Degrees; folded into [-180, 180]")]
 HexColor = Annotated[str, Field(pattern=HEX, strict=True, description="CSS hex color")]
@@ -161,18 +161,18 @@ class CountryMask(_Model):
     countryCode: CountryCode
     countryName: Given[CountryName] = None
     visible: StrictBool = True
-    color: HexColor = "#000000"
+    color: HexColor = MASK_COLOR
 
 
 class CustomMask(_Model):
     """Mask everything outside a polygon."""
 
     geojson: MaskGeoJSON
-    color: HexColor = "#000000"
+    color: HexColor = MASK_COLOR
 
 
 def country_mask(
-    code: str, *, name: str | None = None, visible: bool = True, color: str = "#000000"
+    code: str, *, name: str | None = None, visible: bool = True, color: str = MASK_COLOR
 ) -> dict[str, Any]:
     """A country mask as stored: the code as given (upper case), its name resolved if not given."""
     return {

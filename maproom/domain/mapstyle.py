@@ -31,13 +31,13 @@ from typing import Any
 from maproom.domain import styles
 from maproom.domain.basemaps import Basemaps
 from maproom.geo.classify import QUALITATIVE
+from maproom.limits import MASK_COLOR
 
 PREFIX = "mr-"
 MASK_PREFIX = "mr-mask-"
 FAMILIES = {"circle": "Point", "line": "LineString", "fill": "Polygon"}
 WORLD = [[-180, -85.06], [180, -85.06], [180, 85.06], [-180, 85.06], [-180, -85.06]]
 MASK_OPACITY = 0.6
-DEFAULT_MASK_COLOR = "#000000"
 LABEL_COLOR = "#111827"
 OUTLINE = {"color": "#1e3a8a", "width": 1, "opacity": 0.9}
 CATEGORY_MATCH = {
@@ -178,7 +178,7 @@ def _masks(view: dict[str, Any], urls: Urls) -> tuple[dict[str, Any], list[dict[
 
 def _mask_layers(name: str, color: Any) -> list[dict[str, Any]]:
     ident = f"{MASK_PREFIX}{name}"
-    shade = color if isinstance(color, str) and color else DEFAULT_MASK_COLOR
+    shade = color if isinstance(color, str) and color else MASK_COLOR
     return [
         {"id": ident, "type": "fill", "source": ident,
          "paint": {"fill-color": shade, "fill-opacity": MASK_OPACITY}},

@@ -15,9 +15,10 @@ from maproom.domain.gate import get_or_raise
 from maproom.domain.keys import Principal
 from maproom.errors import BadRequest
 from maproom.geo import table as tables
+from maproom.limits import FEATURES_PAGE_MAX
 from maproom.storage.db import Database
 
-MAX_LIMIT = 1000
+MAX_LIMIT = FEATURES_PAGE_MAX
 
 
 def _fail(path: str, message: str) -> BadRequest:

@@ -44,6 +44,7 @@ from maproom.domain.mapstate import HEX
 from maproom.errors import BadRequest, invalid
 from maproom.geo.classify import DEFAULT_RAMP as DEFAULT_CLASS_RAMP
 from maproom.geo.classify import QUALITATIVE
+from maproom.limits import MAX_ZOOM
 
 RENDERER_TYPES = ("single", "categorized", "graduated", "heatmap", "interpolated")
 OPEN_RENDERERS = ("multi_field", "chart")
@@ -202,7 +203,7 @@ class Label(BaseModel):
     color: Given[HexColor] = None
     haloColor: Given[HexColor] = None
     haloWidth: Given[Pixels] = None
-    minZoom: Given[Annotated[float, Field(strict=True, ge=0, le=24)]] = None
+    minZoom: Given[Annotated[float, Field(strict=True, ge=0, le=MAX_ZOOM)]] = None
 
 
 class Legend(BaseModel):

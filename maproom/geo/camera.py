@@ -11,8 +11,10 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from maproom.limits import MAX_ZOOM as LIMIT_ZOOM
+
 VIEW_WIDTH, VIEW_HEIGHT, TILE = 1024, 768, 512
-MAX_ZOOM = 24.0
+MAX_ZOOM = float(LIMIT_ZOOM)
 MERCATOR_LAT = 85.0511287798066
 POINT_ZOOM = 16.0  # fitting a box of no size (one point) zooms this close
 EARTH_CIRCUMFERENCE = 40_075_016.686  # metres at the equator (WGS 84)
@@ -49,7 +51,7 @@ def unmercator(x: float, y: float) -> tuple[float, float]:
 
 
 def clamp_zoom(zoom: float) -> float:
-    """A zoom level within 0..24."""
+    """A zoom level within 0..MAX_ZOOM."""
     return max(0.0, min(MAX_ZOOM, zoom))
 
 

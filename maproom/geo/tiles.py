@@ -16,9 +16,10 @@ from typing import Any
 
 import numpy as np
 
+from maproom.limits import MAX_ZOOM
+
 STREAMING_FEATURES = 50_000
 STREAMING_BYTES = 20 * 1024 * 1024
-MAX_ZOOM = 24
 
 
 def is_streaming(feature_count: int, size_bytes: int) -> bool:

@@ -22,12 +22,15 @@ from typing import Any
 from mcp import types
 from mcp.server.lowlevel import Server
 from mcp.server.lowlevel.helper_types import ReadResourceContents
-from pydantic import AnyUrl
+from pydantic import AnyUrl, BaseModel
 
 from maproom import __version__
+from maproom.api.schemas.chat import ChatRequest
+from maproom.api.schemas.projects import ProjectCreate
 from maproom.client import ApiError, AsyncClient, ServiceUnreachable
 from maproom.domain.actions.models import batch_schema
 from maproom.domain.styles import StylePatch
+from maproom.limits import FEATURES_PAGE_MAX, HISTORY_PAGE_MAX
 
 RESOURCE_PREFIX = "maproom://projects/"
 ClientFor = Callable[[], AsyncClient]  # the client of the current request's caller
@@ -35,7 +38,18 @@ Handler = Callable[[AsyncClient, dict[str, Any]], Awaitable[Any]]
 
 PROJECT_ID = {"type": "string", "description": "The project's id (from list_projects)"}
 LAYER_ID = {"type": "string", "description": "The layer's id (from list_layers)"}
-TITLE = {"type": "string", "minLength": 1, "maxLength": 200}
+
+
+def _property(model: type[BaseModel], name: str) -> dict[str, Any]:
+    """A field's JSON schema as the API's request model states it: the API's limits are the
+    tools' limits, written once."""
+    found = dict(model.model_json_schema()["properties"][name])
+    for key in ("title", "examples"):
+        found.pop(key, None)
+    return found
+
+
+TITLE = _property(ProjectCreate, "title")
 FILTER = {
     "type": "object",
     "description": "A condition {field, op, value?} (op: == != < <= > >= in not_in is_null "
@@ -223,7 +237,7 @@ TOOLS: dict[str, tuple[str, dict[str, Any], Handler]] = {
         _object(
             ["project_id", "message"],
             project_id=PROJECT_ID,
-            message={"type": "string", "minLength": 1, "maxLength": 4000},
+            message=_property(ChatRequest, "message"),
         ),
         _chat,
     ),
@@ -237,7 +251,7 @@ TOOLS: dict[str, tuple[str, dict[str, Any], Handler]] = {
             filter=FILTER,
             sort={"type": "string", "description": "A field to sort by"},
             order={"type": "string", "enum": ["asc", "desc"]},
-            limit={"type": "integer", "minimum": 1, "maximum": 1000, "default": 100},
+            limit={"type": "integer", "minimum": 1, "maximum": FEATURES_PAGE_MAX, "default": 100},
             fields={"type": "string", "description": "Properties to return, comma-separated"},
             cursor={"type": "string", "description": "meta.nextCursor of the page before"},
         ),
@@ -261,7 +275,7 @@ TOOLS: dict[str, tuple[str, dict[str, Any], Handler]] = {
         _object(
             ["project_id"],
             project_id=PROJECT_ID,
-            limit={"type": "integer", "minimum": 1, "maximum": 200, "default": 20},
+            limit={"type": "integer", "minimum": 1, "maximum": HISTORY_PAGE_MAX, "default": 20},
         ),
         _history,
     ),

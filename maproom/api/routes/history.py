@@ -22,6 +22,7 @@ from maproom.api.schemas.history import (
 )
 from maproom.domain import restore, shares
 from maproom.errors import NotFound
+from maproom.limits import HISTORY_PAGE_MAX
 
 router = APIRouter(
     prefix=f"{API_PREFIX}/sessions/{{id}}", tags=["history"], route_class=ScopedRoute
@@ -40,7 +41,7 @@ def _version(value: str) -> int:
 async def list_history(
     id: str,
     request: Request,
-    limit: Annotated[int, Query(ge=1, le=200)] = 50,
+    limit: Annotated[int, Query(ge=1, le=HISTORY_PAGE_MAX)] = 50,
     cursor: Annotated[str | None, Query()] = None,
 ) -> Response:
     """Every retained version, newest first: who made it, how, what it did."""

@@ -16,6 +16,7 @@ from maproom.api.schemas.common import Ok
 from maproom.api.schemas.data import LayerDetail, LayerList, LayerOrder, LayerPatch, LayerStats
 from maproom.domain import edits, exports, layers, queries, styles
 from maproom.domain.tiles import MEDIA_TYPES
+from maproom.limits import FEATURES_PAGE_MAX
 
 router = APIRouter(
     prefix=f"{API_PREFIX}/sessions/{{id}}/layers", tags=["layers"], route_class=ScopedRoute
@@ -195,7 +196,7 @@ async def layer_features(
     filter: Annotated[str | None, Query(description="A filter as JSON (docs/analysis.md)")] = None,
     sort: Annotated[str | None, Query(description="A field to sort by")] = None,
     order: Annotated[str, Query(pattern="^(asc|desc)$")] = "asc",
-    limit: Annotated[int, Query(ge=1, le=1000)] = 100,
+    limit: Annotated[int, Query(ge=1, le=FEATURES_PAGE_MAX)] = 100,
     cursor: Annotated[str | None, Query()] = None,
     fields: Annotated[
         str | None, Query(description="Properties to return, comma-separated")

@@ -13,6 +13,7 @@ from typing import Any
 from maproom.domain import mapstate
 from maproom.domain.actions import models as m
 from maproom.geo import camera
+from maproom.limits import MASK_COLOR
 
 View = dict[str, Any]  # a project's map state
 LAYER_PADDING = camera.Padding.even(40)  # zoom_to_layer leaves this much room around it
@@ -85,7 +86,7 @@ def _on_basemap(view: View, action: m.BaseAction) -> View:
     if isinstance(action, m.SetCustomMask):
         mask = None
         if action.geojson is not None:
-            mask = {"geojson": action.geojson, "color": action.color or "#000000"}
+            mask = {"geojson": action.geojson, "color": action.color or MASK_COLOR}
         return {**view, "customMask": mask}
     raise ValueError(f"{action.type} does not change the map state alone")
 
@@ -98,7 +99,7 @@ def country_mask(action: m.SetCountryMask) -> dict[str, Any] | None:
         action.country_code,
         name=action.country_name,
         visible=True if action.visible is None else action.visible,
-        color=action.color or "#000000",
+        color=action.color or MASK_COLOR,
     )
 
 

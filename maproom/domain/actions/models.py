@@ -54,6 +54,7 @@ from maproom.domain.mapstate import (
 )
 from maproom.domain.urlpolicy import check_url
 from maproom.errors import BadRequest, invalid
+from maproom.limits import MAX_ZOOM
 
 LayerUse = Literal["none", "existing", "new", "new_or_same_url", "derives"]
 
@@ -80,7 +81,9 @@ Url = Annotated[
     ),
     AfterValidator(check_url),
 ]
-Levels = Annotated[float, Field(strict=True, gt=0, le=24, description="Zoom levels; default 1")]
+Levels = Annotated[
+    float, Field(strict=True, gt=0, le=MAX_ZOOM, description="Zoom levels; default 1")
+]
 Style = Annotated[
     dict[str, Any],
     Field(description="A layer style (docs/styles.md; schema `LayerStyle`)"),
