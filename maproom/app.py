@@ -89,11 +89,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             tasks.start_soon(_sweep_orphans, services, stopping)
             tasks.start_soon(_sweep_history_forever, services)
             tasks.start_soon(services.bus.run)
+            tasks.start_soon(mcp_endpoint.run)
             if registered is not None:
                 tasks.start_soon(_still_running, services, registered)
             try:
-                async with mcp_endpoint.running():
-                    yield
+                yield
             finally:
                 stopping.set()  # lets the profiling thread end before the database closes
                 tasks.cancel_scope.cancel()

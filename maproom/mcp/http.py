@@ -9,25 +9,35 @@ the validation and the answers are exactly those of the REST API.
 
 from __future__ import annotations
 
-import contextlib
-from collections.abc import AsyncIterator
+from typing import Any
 
+import anyio
 import httpx
-from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
 from starlette.requests import Request
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from maproom.client import AsyncClient
-from maproom.mcp import tools
 
 PATH = "/mcp"
 
 
 class McpEndpoint:
-    """The ASGI endpoint of `/mcp` for the application `app`."""
+    """The ASGI endpoint of `/mcp` for the application `app`. The MCP SDK is loaded and its
+    transport started on the first request to `/mcp`, not with the service: a server nobody
+    asks over MCP does not hold it (docs/performance.md, a fast start)."""
 
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
+        self.server: Any = None
+        self.manager: Any = None
+        self._asked = anyio.Event()
+        self._ready = anyio.Event()
+
+    def _start(self) -> None:
+        from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
+
+        from maproom.mcp import tools
+
         self.server = tools.build(self._client, local_files=False)
         self.manager = StreamableHTTPSessionManager(self.server, json_response=True, stateless=True)
 
@@ -45,11 +55,16 @@ class McpEndpoint:
         scope.setdefault("state", {})["via"] = "mcp"
         await self.app(scope, receive, send)
 
-    @contextlib.asynccontextmanager
-    async def running(self) -> AsyncIterator[None]:
-        """Runs while the application does (the transport's task group)."""
+    async def run(self) -> None:
+        """Runs while the application does (a task of its lifespan): once `/mcp` is first
+        asked, starts the transport (its task group) and keeps it until the service stops."""
+        await self._asked.wait()
+        self._start()
         async with self.manager.run():
-            yield
+            self._ready.set()
+            await anyio.sleep_forever()
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        self._asked.set()
+        await self._ready.wait()
         await self.manager.handle_request(scope, receive, send)

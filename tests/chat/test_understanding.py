@@ -423,6 +423,125 @@ async def test_a_turn_that_goes_back_to_the_one_before(
     check(await state(understanding_api, project), reply)
 
 
+LITTLE_WORDS: list[tuple[str, Check]] = [
+    # asking to see, up close, plans with a date
+    ("let's have a look at Japan", near(138.25, 36.2, km=700)),
+    ("¿Me enseñas Buenos Aires?", near(-58.38, -34.6)),
+    ("Quero ver o Cristo Redentor de perto", near(-43.2105, -22.9519, km=8)),
+    ("I'm planning a trip to Tuscany next spring, could you show me the region?",
+     near(11.1, 43.4, km=150)),
+    # the camera: levels, which way is up, back to the start
+    ("orienta el mapa para que el este quede arriba", view("bearing", 90)),
+    ("orient the map so that east is at the top", view("bearing", 90)),
+    ("volta pra visão inicial", view("zoom", 1.5)),
+    # styles: by a field, sizes, labels with a field named after the layer
+    ("pinta os distritos de acordo com a região", renderer("Districts", type="categorized",
+                                                           field="region")),
+    ("I'd like the city circles sized by population",
+     renderer("Cities", type="interpolated", field="population")),
+    ("ponle etiquetas a las ciudades con su nombre",
+     lambda s, _: s["layers"]["Cities"]["style"]["label"]["field"] == "name" or pytest.fail()),
+    ("I only want to see the cities, turn the other layers off", ONLY_CITIES),
+    # highlighting a country (not its capital), "the rest" is what a mask darkens
+    ("resalta México en el mapa y oscurece el resto", masked("MX")),
+    ("Maskiere alles außer Österreich", masked("AT")),
+    # data: "in the layer", "combined", "half a million", typos of comparisons
+    ("how many cities are in the layer?", says(str(len(DATA["Cities"])))),
+    ("what's the total population of all the districts combined",
+     says(f"{sum(f['properties']['population'] for f in DATA['Districts']):,}")),
+    ("how many sites get more than half a million visitors?",
+     says(str(kept("Sites", lambda p: p["visitors"] > 500_000)))),
+    ("just the districts with value abvoe 40 pls",
+     filtered("Districts", lambda p: p["value"] > 40)),
+    ("Compte le nombre de sites dans chaque district", derived),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("message", "check"), LITTLE_WORDS, ids=[m for m, _ in LITTLE_WORDS])
+async def test_little_words_and_constructions(
+    understanding_api: httpx.AsyncClient, message: str, check: Check
+) -> None:
+    """Words of every language and constructions that carry a request (set_g)."""
+    project = await world(understanding_api)
+    reply = await chat(understanding_api, project, message)
+    assert reply["question"] is None, reply
+    check(await state(understanding_api, project), reply)
+
+
+async def test_rotation_and_tilt_reset_together_keep_the_place(
+    understanding_api: httpx.AsyncClient,
+) -> None:
+    project = await world(understanding_api)
+    start = {"type": "jump_to", "center": [-9.14, 38.72], "zoom": 12, "bearing": 60, "pitch": 40}
+    await understanding_api.post(f"/api/v1/sessions/{project}/map/actions",
+                                 json={"actions": [start]})  # fmt: skip
+    message = "reset the rotaton and the tilt please, I want it flat and north-up again"
+    await chat(understanding_api, project, message)
+    after = (await state(understanding_api, project))["mapState"]
+    assert after["bearing"] == 0 and after["pitch"] == 0 and after["zoom"] == 12, after
+
+
+@pytest.mark.parametrize(
+    ("before", "message", "check"),
+    [
+        ("hide the rivers", "oops, undo that", shown("Rivers", True)),
+        ("filtra as cidades com mais de 10 milhões de habitantes", "quantas sobraram?",
+         says(str(kept("Cities", lambda p: p["population"] > 10_000_000)))),
+        ("only show cities with more than 10 million people", "how many are left?",
+         says(str(kept("Cities", lambda p: p["population"] > 10_000_000)))),
+    ],
+)  # fmt: skip
+async def test_what_the_turn_before_left(
+    understanding_api: httpx.AsyncClient, before: str, message: str, check: Check
+) -> None:
+    """One undo for "oops, undo that"; "how many are left" counts what a filter keeps."""
+    project = await world(understanding_api)
+    await chat(understanding_api, project, before)
+    reply = await chat(understanding_api, project, message)
+    assert reply["question"] is None, reply
+    check(await state(understanding_api, project), reply)
+
+
+QUOTED_ORDERS = [
+    "A client emailed me: 'remove all the layers and switch to satellite'. Ignore that for now, "
+    "just tell me how many layers the map has.",
+    "Mi jefe dijo «borra todas las capas». No lo hagas, ¿cuántas capas hay?",
+    "Der Kunde schrieb: „lösche alle Ebenen und wechsle zu Satellit“. Ignorier das, wie viele "
+    "Ebenen gibt es?",
+]
+
+
+@pytest.mark.parametrize("message", QUOTED_ORDERS, ids=["en", "es", "de"])
+async def test_an_order_in_quotes_is_never_carried_out(
+    understanding_api: httpx.AsyncClient, message: str
+) -> None:
+    """Quoted words that are an order are someone else's: the request outside them is
+    answered, nothing changes."""
+    project = await world(understanding_api)
+    before = await state(understanding_api, project)
+    reply = await chat(understanding_api, project, message)
+    assert reply["actions"] == [] and reply["question"] is None, reply
+    assert str(len(DATA)) in reply["reply"], reply
+    assert await state(understanding_api, project) == before
+
+
+async def test_a_quoted_name_is_still_a_name(understanding_api: httpx.AsyncClient) -> None:
+    project = await world(understanding_api)
+    await chat(understanding_api, project, "rename the cities to 'Big towns'")
+    assert "Big towns" in (await state(understanding_api, project))["layers"]
+
+
+async def test_a_name_several_big_towns_start_with_is_asked(
+    understanding_api: httpx.AsyncClient,
+) -> None:
+    """ "Santiago": Santiago de Chile, Santiago de los Caballeros, Santiago de Querétaro."""
+    project = await world(understanding_api)
+    asked = await chat(understanding_api, project, "llévame a Santiago")
+    assert asked["question"] is not None and asked["actions"] == [], asked
+    await answer(understanding_api, project, asked["question"]["id"], "Santiago de Chile")
+    near(-70.67, -33.45)(await state(understanding_api, project), {})
+
+
 async def test_the_names_of_no_layer_in_particular_are_asked(
     understanding_api: httpx.AsyncClient,
 ) -> None:

@@ -107,6 +107,9 @@ class Talk:
         "(monument, museum, park)") is left out unless the message is in quotes."""
         if '"' not in message:
             message = re.sub(r"\s*\([^()]*\)", "", message).strip() or message
+        message = grammar.without_quoted_orders(
+            message, lambda quoted: normalise(lang.english(quoted, self.code, self.protected))
+        )
         english = lang.english(message, self.code, self.protected)
         reason = grammar.refusal(english.casefold()) or grammar.refusal(lang.fold(message))
         if reason is not None:

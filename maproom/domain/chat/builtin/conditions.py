@@ -20,7 +20,7 @@ from maproom.domain.chat.builtin import targets
 from maproom.domain.chat.builtin.gazetteer import fold
 from maproom.domain.chat.builtin.outcome import Fail, Need, phrase
 from maproom.domain.chat.builtin.targets import Layer, singular
-from maproom.domain.chat.builtin.text import AMOUNT_TEXT, number
+from maproom.domain.chat.builtin.text import AMOUNT_TEXT, number, spelled_as
 
 if TYPE_CHECKING:
     from maproom.domain.chat.builtin.mind import Mind
@@ -34,6 +34,25 @@ COMPARE = [
     (r"exactly|equal to|equals|equal|==|=", "=="),
 ]
 OPS = "|".join(words for words, _ in COMPARE)
+# Words of comparisons whose typos are read ("abvoe 40").
+COMPARE_WORDS = (
+    "above",
+    "below",
+    "over",
+    "under",
+    "greater",
+    "fewer",
+    "exceeding",
+    "between",
+    "exactly",
+    "least",
+    "most",
+    "higher",
+    "lower",
+    "bigger",
+    "smaller",
+    "larger",
+)
 LEAD = r"(?:(?:with|having|that have|which have|that has|which has|who have|where|whose|" \
        r"when|if|of|for) )?(?:a |an |the |their |its )?"  # fmt: skip
 NUMBER = rf"(?P<num>{AMOUNT_TEXT})"
@@ -60,7 +79,7 @@ FILLER = frozenset({"the", "a", "an", "of", "one", "ones", "only", "just", "that
 def parse(mind: Mind, layer: Layer, text: str) -> Filter | Fail | None:
     """The filter a condition phrase means on this layer, a failure saying why it cannot be
     read, or None when the phrase is no condition."""
-    said = re.sub(r"\s+", " ", lang.fold(text)).strip(" ,.?!")
+    said = spelled_as(re.sub(r"\s+", " ", lang.fold(text)).strip(" ,.?!"), COMPARE_WORDS)
     if not said:
         return None
     negated = bool(NEGATION.match(said))

@@ -53,6 +53,9 @@ CLOSE = 2.0  # a runner-up with more than 1/CLOSE of the best's population makes
 FUZZY_CUTOFF = 86.0
 FAMOUS = 1_000_000  # a six-letter name one edit away is read as a place this big
 FUZZY_TOWNS = 50_000  # towns smaller than this are found by their exact names only
+# A town this big called by the first word of its name ("Santiago" for Santiago de Querétaro)
+# makes that word ambiguous.
+LONG_FORM = 1_000_000
 KIND_NAMES = {"C": "country", "R": "region", "T": "city", "A": "area"}
 
 
@@ -160,6 +163,12 @@ class Gazetteer:
                 self._regions[fold(p.name)].update(units)
                 self._regions[p.code.split("-")[-1].lower()].update(units)
         self._capitals = capitals
+        # "santiago": Santiago de los Caballeros, Santiago de Querétaro (`LONG_FORM`)
+        self._long_forms: dict[str, list[int]] = defaultdict(list)
+        for i, p in enumerate(places):
+            short = re.match(r"(.+?) (?:de|del|do|da|dos|das|di) ", fold(p.name))
+            if p.kind == "city" and p.population >= LONG_FORM and short:
+                self._long_forms[short.group(1)].append(i)
         self._local: dict[str, dict[str, list[int]]] = defaultdict(lambda: defaultdict(list))
         self._exonyms: dict[str, list[int]] = defaultdict(list)
         self._named_in: dict[str, dict[str, str]] = defaultdict(dict)  # language → code → name
@@ -279,7 +288,12 @@ class Gazetteer:
             exact = exonyms  # "Pekin" is Beijing before it is Pekin, Illinois
         exact = exact or self._alternates.get(query) or exonyms or self._any_language(query)
         if exact:
-            return _rank([self.places[i] for i in exact], False)
+            found = _rank([self.places[i] for i in exact], False)
+            longer = [self.places[i] for i in self._long_forms.get(query, ())
+                      if self.places[i] not in found.candidates]  # fmt: skip
+            if longer and found.clear and found.candidates[0].kind == "city":
+                return Found([found.candidates[0], *longer], clear=False)
+            return found
         if not fuzzy or len(query) < 4:
             return Found()
         names = self._by_letter.get(query[0], [])

@@ -14,7 +14,7 @@ Berlin"): the whole message first, then splits at "and", "then", ";" and sentenc
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
 from maproom.domain.chat.builtin.text import Spelled
@@ -27,6 +27,7 @@ AMOUNT = (
 )
 AMOUNT += (
     r"| more| a lot more| a bit more| all the way| twice| thrice| once| again| by \S+(?: levels?)?"
+    r"| of \S+ (?:levels?|steps?)"
 )
 AMOUNT += (
     r"| a (?:couple|few)(?: of)?(?: (?:levels?|times|steps|notches))?"
@@ -107,7 +108,8 @@ GO = (
 )
 UNDO = (
     r"undo|undo that|undo it|take (?:that|it) back|revert(?: that| it| the last change)?|"
-    r"go back|step back|roll back|rollback|reverse that|cancel that|oops"
+    r"go back|step back|roll back|rollback|reverse that|cancel that|oops|"
+    r"(?:i )?did(?:n'?t| not) (?:mean|want) (?:that|this|it|to do that)"
 )
 # Data questions, filters, derived layers, history, camera angles, labels: readings that
 # name what they ask for plainly, tried before the older, looser ones below.
@@ -139,10 +141,12 @@ FIRST_RULES: list[tuple[str, str]] = [
         r"(?:set|change|put|make|adjust)(?: the)?(?: (?:map|view|camera)(?:'s)?)? (?:bearing|"
         r"heading|rotation|orientation)(?: of the (?:map|view|camera))?(?: to| at| of| in)? "
         r"(?P<degrees2>-?[\w.]+) ?(?:degrees?|deg|°)?|"
-        r"(?:reset|remove|undo|clear)(?: the)? (?P<reset>rotation|bearing)|"
-        r"(?:face|point) north(?: up)?|north up|"
-        r"(?:turn|rotate|orient|spin)(?: the)?(?: map| view)?(?: so(?: that)?)? (?P<up>north|east|"
-        r"south|west) (?:is )?(?:at the top|on top|up|upwards|faces up)",
+        r"(?:reset|remove|undo|clear)(?: the)? (?P<reset>rotation|bearing)"
+        r"(?P<both>(?:,| and) (?:the )?(?:tilt|pitch))?|"
+        r"(?:face|point) north(?: up)?|north[- ]up(?: again)?|"
+        r"(?:turn|rotate|orient|spin|set|put)(?: the)?(?: map| view)?(?: so(?: that)?| with)?"
+        r"(?: the)? (?P<up>north|east|south|west)(?: is| faces| points| stays| ends up)? "
+        r"(?:at the top|on top|up|upwards|facing up|pointing up)",
     ),
     (
         "tilt",
@@ -157,7 +161,7 @@ FIRST_RULES: list[tuple[str, str]] = [
         r"(?:make it|show it|view|show|switch to|go|give me)(?: (?:in|a|the))? "
         r"(?:3d|3-d|three.dimensional|perspective)(?: view| mode| map)?|"
         r"(?:3d|3-d|perspective)(?: view| mode| map)?(?: please)?|"
-        r"(?P<flat>(?:make it |make the (?:map|view) |go back to |back to |view )?"
+        r"(?P<flat>(?:make it |it |make the (?:map|view) |go back to |back to |view )?"
         r"(?:flat|2d|top.down)"
         r"(?: view| again| map)?|untilt(?: the map)?|"
         r"(?:reset|remove|undo|clear)(?: the)? (?:tilt|pitch)|look straight down)",
@@ -180,7 +184,8 @@ FIRST_RULES: list[tuple[str, str]] = [
     ),
     (
         "aggregate",
-        LAYER_OF + r"(?:(?:count|number of)(?: the)? (?!how many)(?P<points>.+?) "
+        LAYER_OF + r"(?:(?:count|number of)(?: the)?(?: number of(?: the)?)? (?!how many)"
+        r"(?P<points>.+?) "
         r"(?:in|per|within|inside|by) (?:each |every |the )?(?P<polygons>.+?)|"
         r"(?:count,? )?how many (?P<points2>.+?) (?:are |fall |lie |there are )?(?:there )?"
         r"(?:in|per|inside|within) "
@@ -195,7 +200,8 @@ FIRST_RULES: list[tuple[str, str]] = [
         "count",
         r"(?:how many|what(?:'s| is) the number of|the number of|count(?: the| all)?|"
         r"number of|total number of) (?P<rest>.+?)(?: are there| do (?:i|we) have| exist|"
-        r" there are| in total| altogether)?",
+        r" there are| in total| altogether)?(?:(?: are| is)?(?: there)? (?:in|on) (?:the|this|"
+        r"that|my) (?:layer|map|dataset|data|table))?",
     ),
     (
         "fields",
@@ -217,7 +223,8 @@ FIRST_RULES: list[tuple[str, str]] = [
         r"(?: the)? ?(?P<stat>smallest|lowest|minimum|min|largest|biggest|highest|maximum|"
         r"max|average|avg|mean|total|sum|combined|overall)(?: (?P<field>[\w ]+?))?"
         r"(?: value| number| count| figure)?(?: (?:in|of|among|across|for|over) "
-        r"(?:the |all(?: the)? |my )?(?P<layer>.+))?|"
+        r"(?:the |all(?: the)? |my )?(?P<layer>.+?))?"
+        r"(?: (?:combined|together|altogether|all together|in total|overall))?|"
         r"how many (?P<field2>people|inhabitants|residents|visitors) (?:live in |are in |have |"
         r"do |visit )?"
         r"(?:all )?(?:the )?(?P<layer2>.+?)(?: have)? (?P<stat2>in total|together|combined|"
@@ -339,8 +346,8 @@ FIRST_RULES: list[tuple[str, str]] = [
         r"(?:of|on|for) (?:the )?(?P<layer3>.+?)(?: (?:on|in) the map)?|"
         r"(?:show|add|display|put)(?: the)? (?P<field5>[\w ]+?) (?:of|on|for) (?:the )?"
         r"(?P<layer5>.+?) as labels|"
-        r"(?:add|show|put|turn on|display)(?: the)? labels (?:to|on|for) (?:the )?"
-        r"(?P<layer4>.+?)(?: (?:with|by|using|showing) (?:the |their )?"
+        r"(?:add|show|put|place|turn on|display)(?: the)? labels (?:to|on|for|in|at) (?:the )?"
+        r"(?:layer )?(?P<layer4>.+?)(?: layer)?(?: (?:with|by|using|showing) (?:the |their |its )?"
         r"(?P<field4>[\w ]+))?(?: (?:on|in) the map)?|"
         r"(?:show|add|display|put|turn on|switch on)(?: the)? (?P<field7>names)",
     ),
@@ -355,6 +362,9 @@ FIRST_RULES: list[tuple[str, str]] = [
         r"| circles?| dots?| points?| width| lines?)? (?:proportional to|depend on|"
         r"depending on|based on|according to|vary with|scale with|grow with|by) "
         r"(?:the |their |its )?(?P<field2>[\w ]+?)|"
+        r"(?:the )?(?P<layer4>.+?)(?:'s)?(?: symbols?| circles?| dots?| points?| lines?)? "
+        r"(?:sized|scaled|sized up|drawn bigger) (?:by|according to|with|based on) "
+        r"(?:the |their |its )?(?P<field4>[\w ]+?)|"
         r"(?:make |let )?(?:the )?(?:size|width|radius|thickness|symbol size|point size|"
         r"line width|sizes) (?:of (?:the )?(?P<layer3>.+?) )?(?:by|according to|based on|from|"
         r"depend on|depends on|depending on|vary with|varies with|proportional to) "
@@ -472,7 +482,8 @@ RULES: list[tuple[str, str]] = [
     ("home", r"(?:reset|restore|recenter|re-center)(?: the)?(?: map| view| camera| zoom| position)*"
              r"(?: to (?:the )?(?:default|start|beginning|world|home|original)(?: view)?)?|"
              r"(?:go |take me |bring me )?(?:back )?home|(?:go )?back to (?:the )?(?:start|home|"
-             r"beginning|default(?: view)?|world(?: view)?|original view)|"
+             r"beginning|default(?: view)?|world(?: view)?|(?:original|initial|starting|start|"
+             r"first) (?:view|position|map))|"
              r"(?:show|zoom out to|see|view|display)(?: me)?(?: the)? (?:whole |entire |full )?"
              r"(?:world|globe|planet|earth)|(?:the )?(?:whole |entire )?world(?: view| map)?|"
              r"default view|full (?:view|extent)|zoom (?:all the way )?out to (?:the )?(?:whole )?"
@@ -606,6 +617,8 @@ RULES: list[tuple[str, str]] = [
     ("hide_rest", r"(?:hide|turn off|switch off|disable|remove from view)(?: all)?(?: of)?"
                   r"(?: the)? (?:rest|others|other layers|other ones|remaining layers|"
                   r"rest of the layers)|"
+                  r"(?:turn|switch) (?:off )?(?:all )?(?:of )?(?:the )?(?:rest|others|other layers|"
+                  r"other ones|remaining layers|rest of the layers)(?: off)?|"
                   r"hide everything else"),
     ("toggle", r"toggle(?: the)? (?P<layer>.+?)" + LAYER),
     ("hide", r"(?:hide|turn off|switch off|disable|deactivate|make invisible|conceal|remove from "
@@ -642,7 +655,8 @@ RULES: list[tuple[str, str]] = [
              r" (?:level|scale|view))?|"
 
              r"(?:show|display|find|locate|where is|where's|wheres|look at|view|see|visit|open|"
-             r"search for|search|i want to see|let me see|can i see|take a look at|look for)"
+             r"search for|search|i want to see|let me see|can i see|(?:take|have|get) a (?:quick )?"
+             r"(?:look|peek|glance) at|look for)"
              r"(?: me| us)?(?: the map of| a map of| the city of| the country of)? (?P<place2>.+)"),
     ("place", r"(?P<place>[a-z][\w .,'\-]*)"),
 ]  # fmt: skip
@@ -705,6 +719,44 @@ def clauses(message: str) -> Iterator[list[str]]:
         parts.append(message[start:])
         if all(part.strip() for part in parts):
             yield [part.strip() for part in parts]
+
+
+# Text in quotes: '...', "...", «...», „...“, “...” and curly single quotes (an apostrophe
+# inside a word is none: "let's", "l'Espagne").
+QUOTED = re.compile(
+    r"(?<!\w)(?:'(?P<a>[^'\n]{3,}?)'|\"(?P<b>[^\"\n]{3,}?)\"|«(?P<c>[^»\n]{3,}?)»|"
+    r"[„“](?P<d>[^“”\n]{3,}?)[“”]|\u2018(?P<e>[^\u2019\n]{3,}?)\u2019)(?!\w)"
+)
+# Verbs that make quoted words an order ("remove all the layers"), not a name ("Coffee shops").
+ORDERS = frozenset(
+    """
+    fly go take bring show hide zoom pan move jump center centre navigate head travel find
+    locate focus display open rename remove delete drop clear erase wipe colour color paint
+    make change set switch turn toggle list highlight mask unmask outline reset classify shade
+    style undo redo revert rotate tilt buffer clip dissolve merge aggregate filter label add
+    put send ignore forget run execute
+    """.split()  # noqa: SIM905 (a word list reads best as text)
+)
+
+
+def without_quoted_orders(message: str, english: Callable[[str], str]) -> str:
+    """A message without the orders it quotes: "A client emailed me: 'remove all the layers'.
+    Ignore that, just tell me how many layers there are" asks only how many layers there are.
+    A quote that is an order (its first word, in English, is a command verb) is left out with
+    the words before it in its sentence (who said it), when the message says something else;
+    a message that is only a quote is the user's own words. `english` reads a quote in English
+    (normalised)."""
+    for found in reversed(list(QUOTED.finditer(message))):
+        inner = next(group for group in found.groups() if group is not None)
+        words = english(inner).lower().split()
+        if len(words) < 2 or Spelled(" ".join(words)).fixed[0] not in ORDERS:
+            continue
+        start = max(message.rfind(mark, 0, found.start()) for mark in ".!?\n") + 1
+        before, after = message[:start], message[found.end() :]
+        if not re.search(r"\w", before + after):
+            continue  # the whole message: the user's own order
+        message = (before + " " + re.sub(r"^[\s,.;:!?\-]+", "", after)).strip()
+    return message
 
 
 def refusal(message: str) -> str | None:

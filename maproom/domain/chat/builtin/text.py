@@ -38,7 +38,7 @@ VOCABULARY = tuple(
     populous visited popular rated expensive maximum minimum average mean total sum
     combined overall count fields attributes columns properties kinds categories
     weighted weight proportional separate extract kilometers kilometres miles meters
-    metres clockwise counterclockwise
+    metres clockwise counterclockwise above below
     """.split()  # noqa: SIM905 (a word list reads best as text)
 )
 COMMAND_WORDS = frozenset(VOCABULARY)
@@ -77,18 +77,22 @@ POLITE = re.compile(
     r"^(?:please to\s+|(?:no,? )?actually,?\s+|"
     r"(?:please|pls|plz|kindly|hey|hi|hello|ok|okay|alright|right|now|then|also|and|so|"
     r"um+|uh+|hm+|well|oh|yes|yeah|quickly|quick|actually|maybe|first|next|finally|"
-    r"lastly),?\s+|"
+    r"lastly|oops|whoops|sorry|my bad),?\s+|"
     r"(?:can|could|would|will) (?:you|u)\s+(?:please\s+|pls\s+|kindly\s+|just\s+)?|"
     r"(?:can|could|shall|may) (?:we|i)\s+(?:please\s+|maybe\s+|just\s+)?|"
     r"(?:would|do) you mind\s+|i (?:want|would like|need|wanna)(?: you)?(?: to)?\s+(?=\w)|"
-    r"(?:let'?s|lets)\s+|i'?d like (?:you )?to\s+|go ahead and\s+|try to\s+|"
-    r"(?:please )?help me\s+|just(?= (?:zoom|fly|go|pan|move|make|colou?r|highlight|mask|"
+    r"(?:let'?s|lets)\s+|i'?d like (?:you )?(?:to )?(?=\w)|go ahead and\s+|try to\s+|"
+    r"(?:please )?help me\s+|(?:but )?(?:ignore|disregard|skip|never mind|don'?t do|do not do) "
+    r"(?:that|this|it|them|those)(?: (?:for now|for the moment))?[,.;:!]*\s+|"
+    r"(?:just )?tell me(?= (?:how|what|which|where|who|whether)\b)\s*|"
+    r"just(?= (?:zoom|fly|go|pan|move|make|colou?r|highlight|mask|"
     r"switch|change|hide|remove|delete|rename|reset|take|set|turn|put|bring|send)\b)\s*)+",
     re.IGNORECASE,
 )
 TRAILING = re.compile(
     r"(?:\s+(?:please|pls|plz|for me|now|thanks|thank you|thx|ty|cheers|i guess|if you can|"
-    r"if possible|if you could|when you can|real quick|right now|asap|ok|okay|"
+    r"if possible|if you could|when you can|real quick|right now|asap|ok|okay|up close|"
+    r"close up|"
     r"(?:can|could) (?:you|u) (?:show|find) (?:me|it|us)(?: on the map)?|is better|"
     r"looks better|would be better|instead)|[\s,.!?;:]+)+$",
     re.IGNORECASE,
@@ -103,6 +107,24 @@ SHORTHAND = [
     (re.compile(r"\bi'?m (?:flying|going|travell?ing|heading|driving|moving) to\b", re.I), "go to"),
     (re.compile(r"\bi am (?:flying|going|travell?ing|heading|driving|moving) to\b", re.I), "go to"),
     (re.compile(r"\bgo to (?:visit|see)\b", re.I), "visit"),
+    (
+        re.compile(
+            r"\b(?:i'?m |i am |we'?re |we are )?planning (?:a|my|our) (?:trip|visit|holiday|"
+            r"vacation|journey) to\b",
+            re.I,
+        ),
+        "go to",
+    ),
+    # When a plan happens says nothing about where: "to Tuscany next spring".
+    (
+        re.compile(
+            r"\s*\b(?:(?:next|this|last) (?:week|weekend|month|year|spring|summer|autumn|fall|"
+            r"winter|monday|tuesday|wednesday|thursday|friday|saturday|sunday)|tomorrow|"
+            r"tonight)\b",
+            re.I,
+        ),
+        "",
+    ),
     (re.compile(r"\bwhat'?s\b", re.I), "what is"),
     (re.compile(r"\bwhat're\b", re.I), "what are"),
 ]
@@ -113,7 +135,8 @@ NUMBER_WORDS = {
     "nineteen": 19, "twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60,
     "seventy": 70, "eighty": 80, "ninety": 90, "hundred": 100, "a hundred": 100,
     "a couple of": 2, "a couple": 2, "once": 1, "twice": 2, "thrice": 3, "a few": 3,
-    "several": 3, "half": 0.5, "a half": 0.5, "half a": 0.5, "a dozen": 12, "dozen": 12,
+    "several": 3, "half": 0.5, "a half": 0.5, "half a": 0.5, "a quarter": 0.25,
+    "a dozen": 12, "dozen": 12,
 }  # fmt: skip
 SCALE_WORDS = {"thousand": 1e3, "k": 1e3, "million": 1e6, "millions": 1e6, "m": 1e6,
                "mio": 1e6, "mn": 1e6, "billion": 1e9, "bn": 1e9, "b": 1e9}  # fmt: skip
@@ -123,7 +146,7 @@ AMOUNT = re.compile(
     r"(?:[- ](?:one|two|three|four|five|six|seven|eight|nine))?)"
 )
 AMOUNT_TEXT = (
-    r"(?:\d{1,3}(?:[,.]\d{3})+(?:[.,]\d+)?|\d+(?:[.,]\d+)?|"
+    r"(?:\d{1,3}(?:[,.]\d{3})+(?:[.,]\d+)?|\d+(?:[.,]\d+)?|half a|a half|a quarter|"
     + "|".join(sorted((w for w in NUMBER_WORDS if " " not in w), key=len, reverse=True))
     + r")(?:[- ](?:one|two|three|four|five|six|seven|eight|nine))?"
     r"(?: ?(?:thousand|million|millions|billion|mio|mn|bn|k|m|b)\b)?"
@@ -233,7 +256,12 @@ MISSPELLED = {"highlite": "highlight", "hilight": "highlight", "hilite": "highli
               "basemape": "basemap", "zooom": "zoom", "zoomm": "zoom"}  # fmt: skip
 
 
-def _fix(word: str, keep: set[str]) -> str:
+def spelled_as(text: str, vocabulary: tuple[str, ...]) -> str:
+    """`text` with its typos of these words corrected (as `Spelled` corrects command words)."""
+    return " ".join(_fix(word, set(), vocabulary) for word in text.split(" "))
+
+
+def _fix(word: str, keep: set[str], vocabulary: tuple[str, ...] = VOCABULARY) -> str:
     bare = word.strip(",;:'\"")
     if bare in MISSPELLED and bare not in keep:
         return word.replace(bare, MISSPELLED[bare])
@@ -244,7 +272,7 @@ def _fix(word: str, keep: set[str]) -> str:
     limit = 2 if len(bare) >= 7 else 1
     close = sorted(
         (distance, rank, known)
-        for rank, known in enumerate(VOCABULARY)
+        for rank, known in enumerate(vocabulary)
         if abs(len(known) - len(bare)) <= limit
         and known[0] == bare[0]
         and (distance := OSA.distance(bare, known, score_cutoff=limit)) <= limit

@@ -87,6 +87,17 @@ AFTER = [
     ),
 ]
 PHRASES: dict[str, str] = {
+    "ignoriere das": "ignore that", "ignorier das": "ignore that",
+    "mach das nicht": "don't do that", "tu das nicht": "don't do that",
+    # asking as a question ("zeigst du mir Wien?"), seeing up close
+    "zeigst du mir": "show me", "von nahem": "up close",
+    "aus der nahe": "up close", "maskiere": "mask", "maskier": "mask", "maskieren": "mask",
+    # which way is up: "richte die Karte so aus, dass Osten oben ist"
+    "sodass": "so that", "so dass": "so that", "oben ist": "is up", "oben liegt": "is up",
+    "eine halbe million": "half a million", "halbe million": "half a million",
+    "ubrig": "left", "sind ubrig": "are left", "sind noch ubrig": "are left",
+    "bleiben ubrig": "are left", "bleiben": "are left",
+    "ich plane eine reise nach": "planning a trip to",
     "wiederholen": "redo",
     "ganz": "all",
     "zu einer flache": "into one area",

@@ -51,6 +51,18 @@ REWRITES = [
 ]  # fmt: skip
 AFTER = common.NOUN_FIRST
 PHRASES: dict[str, str] = {
+    "no lo hagas": "don't do that", "ignora eso": "ignore that", "ignora esto": "ignore that",
+    # asking as a question ("¿me enseñas Buenos Aires?"), seeing up close
+    "me ensenas": "show me", "ensenas": "show", "me muestras": "show me", "muestras": "show",
+    "me llevas a": "take me to", "de cerca": "up close",
+    # which way is up: "orienta el mapa para que el este quede arriba"
+    "orienta": "orient", "orientar": "orient", "para que": "so that", "quede": "is",
+    "quede arriba": "is up", "este arriba": "is up",
+    "pon etiquetas a": "add labels to", "pon le etiquetas a": "add labels to",
+    "pon les etiquetas a": "add labels to", "medio millon": "half a million",
+    "medio millon de": "half a million", "vista original": "initial view",
+    "estoy planeando un viaje a": "planning a trip to", "planeo un viaje a": "planning a trip to",
+    "quedaron": "are left", "sobran": "are left",
     "muevete": "move",
     "muevete al": "move to the",
     "satelital": "satellite",

@@ -34,6 +34,20 @@ REWRITES = [
 ]  # fmt: skip
 AFTER = common.NOUN_FIRST
 PHRASES: dict[str, str] = {
+    "ignore ca": "ignore that", "ne fais pas ca": "don't do that",
+    "ne le fais pas": "don't do that", "passe en": "switch to", "passe au": "switch to the",
+    "passe a": "switch to",
+    # asking as a question ("tu me montres Lyon ?"), seeing up close
+    "tu me montres": "show me", "me montres": "show me", "vous me montrez": "show me",
+    "de pres": "up close", "niveaux": "levels",
+    # which way is up: "oriente la carte pour que l'est soit en haut"
+    "oriente": "orient", "orienter": "orient", "pour que": "so that", "soit": "is",
+    "soit en haut": "is up", "un demi-million": "half a million", "demi-million": "half a million",
+    "un demi million": "half a million", "un demi-million de": "half a million",
+    "restent": "are left", "en reste": "are left", "combien en reste t il": "how many are left",
+    "en reste t il": "are left",
+    "il en reste combien": "how many are left", "combien il en reste": "how many are left",
+    "je prevois un voyage en": "planning a trip to", "je prevois un voyage a": "planning a trip to",
     "retablir": "redo",
     "toute": "all",
     "le reste": "the rest",

@@ -58,6 +58,22 @@ REWRITES = [
 ]  # fmt: skip
 AFTER = common.NOUN_FIRST
 PHRASES: dict[str, str] = {
+    "diz me": "tell me", "diga me": "tell me", "me diga": "tell me",
+    "ignora isso": "ignore that", "nao facas isso": "don't do that",
+    "nao faca isso": "don't do that",
+    # asking as a question ("me mostras Lisboa?"), seeing up close
+    "me mostras": "show me", "de perto": "up close", "visao inicial": "initial view",
+    "visao": "view", "de acordo com": "according to", "de acordo com o": "according to the",
+    "de acordo com a": "according to the", "de acordo com os": "according to the",
+    "de acordo com as": "according to the",
+    "coloca rotulos": "add labels", "poe rotulos": "add labels", "coloca etiquetas":
+    "add labels", "poe etiquetas": "add labels",
+    "sobraram": "are left", "sobram": "are left", "restam": "are left", "ficaram": "are left",
+    # which way is up: "orienta o mapa para que o leste fique em cima"
+    "orienta": "orient", "para que": "so that", "fique": "is", "fique em cima": "is up",
+    "em cima": "up", "meio milhao": "half a million", "meio milhao de": "half a million",
+    "estou planejando uma viagem a": "planning a trip to",
+    "estou planejando uma viagem para": "planning a trip to",
     "volta a vista inicial": "reset the view",
     "satelital": "satellite",
     "modo satelite": "satellite mode",

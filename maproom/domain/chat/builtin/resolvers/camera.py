@@ -143,6 +143,9 @@ def rotate(mind: Mind, slots: dict[str, str]) -> Outcome | None:
     up = {"east": 90.0, "south": 180.0, "west": -90.0}.get(slots.get("up") or "")
     if up is not None:  # "turn the map so east is at the top"
         return Done([_move(mind, bearing=up)], [phrase("bearing", degrees=f"{up:g}")])
+    if slots.get("both"):  # "reset the rotation and the tilt"
+        return Done([_move(mind, bearing=0, pitch=0)],
+                    [phrase("bearing_reset"), phrase("pitch_reset")])  # fmt: skip
     if slots.get("reset") or re.search(r"\bnorth(?: up)?\b|\breset\b|\bstraight\b", said):
         return Done([_move(mind, bearing=0)], [phrase("bearing_reset")])
     value = number(slots.get("degrees") or "")

@@ -48,6 +48,11 @@ STATS = {"smallest": "min", "lowest": "min", "minimum": "min", "min": "min", "le
          "most": "max", "greatest": "max", "average": "mean", "mean": "mean", "avg": "mean",
          "total": "sum", "sum": "sum", "combined": "sum", "overall": "sum", "in total": "sum",
          "together": "sum", "altogether": "sum", "all together": "sum"}  # fmt: skip
+# "how many are left?", "how many remain": what the last layer's filter keeps.
+LEFT = re.compile(
+    r"(?:of (?:them|those|these) )?(?:are |is )?(?:still )?(?:left|remaining|remain|"
+    r"shown|visible|showing)(?: now)?(?: on the map)?"
+)
 NAME_FIELDS = ("name", "title", "label", "nom", "nombre", "nome")
 
 
@@ -147,6 +152,13 @@ def count(mind: Mind, slots: dict[str, str]) -> Outcome | None:
         total = valued[0].get("feature_count")
         return Done([], [phrase("count_where", count=answer["count"], total=total,
                                 layer=valued[0]["name"])])  # fmt: skip
+    if LEFT.fullmatch(rest.strip()):  # "how many are left?": what the filter keeps
+        rest = ""
+        if layers is None:  # of the layer the conversation is about
+            referred = one_layer(mind, "")
+            if not isinstance(referred, dict):
+                return referred
+            layers = [referred]
     if layers is None:
         return None
     if isinstance(layers, Ask):

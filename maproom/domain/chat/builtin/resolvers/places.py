@@ -25,6 +25,21 @@ WIDE = 90.0  # degrees: a place this wide is centred on its box, not on its labe
 SCALES = {"street": 16, "block": 17, "building": 18, "neighbourhood": 14, "neighborhood": 14,
           "city": 11, "town": 12, "region": 6, "state": 6, "country": 5}  # fmt: skip
 BACK = ("it", "there", "that", "that place", "this place", "that country", "here", "same place")
+# "show me the region", "zoom in on that city": the place named before, by its kind.
+THE_PLACE = re.compile(r"(?:the|this|that|said) (?:place|region|country|city|town|area|island)")
+# "highlight Mexico and darken the rest": the rest is what a mask darkens anyway.
+REST = (
+    "rest",
+    "the rest",
+    "all the rest",
+    "everything else",
+    "the rest of the world",
+    "the others",
+    "other countries",
+    "all other countries",
+    "the other countries",
+    "all the others",
+)
 # Around a place name: words that are not part of it.
 PLACE_HEAD = re.compile(
     r"^(?:the map of|a map of|the city of|the country of|the state of|(?:the )?whole of|where|"
@@ -66,8 +81,11 @@ def from_json(data: dict[str, Any]) -> Place:
 
 def find(mind: Mind, text: str, *, fuzzy: bool = True) -> Found | Place:
     """What a place phrase names: "there" is the last place the conversation went to."""
-    if fold(text) in BACK and mind.memory.place:
+    back = fold(text) in BACK or THE_PLACE.fullmatch(text.strip().lower())
+    if back and mind.memory.place:
         return from_json(mind.memory.place)
+    if back and " " in text:  # "the region", and no place said before
+        return Found()
     return mind.places.find(text, fuzzy=fuzzy, language=mind.language)
 
 
@@ -81,6 +99,11 @@ def outcome_for(
     text = PLACE_TAIL.sub("", PLACE_HEAD.sub("", text.strip())).strip(" ,")
     if not text:
         return None
+    # by name only: "me" and "it" are no country codes here
+    mask_country = kind == "mask" and len(text) > 3 and fold(text) not in BACK
+    country = mind.places.country(text) if mask_country else None
+    if country is not None:  # "highlight Mexico": the country, not its capital
+        return to_place(mind, kind, slots, country)
     found = find(mind, text, fuzzy=fuzzy)
     if isinstance(found, Found) and not found.candidates and PLACE_KIND.search(text):
         found = find(mind, PLACE_KIND.sub("", text).strip(), fuzzy=fuzzy)
@@ -191,8 +214,14 @@ def place_alone(mind: Mind, slots: dict[str, str]) -> Outcome | None:
 
 @resolves("mask")
 def mask(mind: Mind, slots: dict[str, str]) -> Outcome | None:
-    """ "highlight Japan", "mask everything except Brazil"."""
-    return outcome_for(mind, "mask", slots, slots.get("place", "").strip())
+    """ "highlight Japan", "mask everything except Brazil", "darken the rest" (of the last
+    place)."""
+    text = slots.get("place", "").strip()
+    if fold(text) in REST:
+        if not mind.memory.place or mind.memory.place.get("kind") != "country":
+            return None
+        text = "it"
+    return outcome_for(mind, "mask", slots, text)
 
 
 @resolves("unmask")

@@ -359,6 +359,10 @@ def label(mind: Mind, slots: dict[str, str], chosen: list[str] | None = None) ->
 def _label_field(layer: Layer, text: str) -> str | Fail:
     fields = list(layer.get("fields") or [])
     found = targets.field_named(text, fields)
+    of = re.fullmatch(r"(?:names?|titles?) of (?:the |each |every |their )?(?P<what>[\w ]+)", text)
+    if found is None and of:  # "the name of the county": the county field, else the name
+        found = targets.field_named(of.group("what"), fields)
+        text = "name" if found is None else text
     if found is None and text in ("name", "names", "title", "titles", "label", "labels"):
         strings = [f for f in fields if f.get("type") == "string"]
         found = strings[0] if strings else None
