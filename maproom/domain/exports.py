@@ -69,11 +69,12 @@ def export(
     blobs: BlobStore,
     project_id: str,
     layer_id: str,
-    fmt: str,
+    fmt: str | None,
     where: str | None,
     cancelled: threading.Event | None = None,
 ) -> Download:
-    """The layer's export in `fmt` (module docstring); 400 for a format the layer has not."""
+    """The layer's export in `fmt` (module docstring; None: GeoJSON, or a raster's COG); 400
+    for a format the layer has not."""
     with db.reader() as tx:
         project = get_or_raise(tx, principal=principal, project_id=project_id)
         row = layers.row_of(tx, project.id, layer_id)
@@ -82,12 +83,12 @@ def export(
             "This layer's data is read from its URL and not stored by maproom: fetch it from there"
         )
     if row.layer_type == "cog":
-        if fmt != writers.RASTER.name:
+        if fmt not in (None, writers.RASTER.name):
             raise _fail("format", "a raster layer exports as tif (its Cloud Optimized GeoTIFF)")
         size = blobs.size(row.data_key)
         chunks = blobs.read_range(row.data_key, 0, size - 1)
         return Download(filename(row.name, "tif"), writers.RASTER.media_type, chunks, size)
-    chosen = writers.FORMATS.get(fmt)
+    chosen = writers.FORMATS.get(fmt or "geojson")
     if chosen is None:
         raise _fail("format", f"expected one of {', '.join(writers.FORMATS)} for a vector layer")
     kept = _both(layers.filter_of(row), filters.from_query(where, row.fields))

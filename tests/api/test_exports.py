@@ -141,6 +141,8 @@ async def test_a_geotiff_layer_exports_its_cog(api: httpx.AsyncClient, tmp_path:
     path = await export(api, project, layer, "tif", tmp_path)
     valid, errors, _ = cog_validate(str(path))
     assert valid, errors
+    by_default = await api.get(f"/api/v1/sessions/{project}/layers/{layer}/export")
+    assert by_default.content == path.read_bytes()  # a raster's export is its COG
     refused = await api.get(f"/api/v1/sessions/{project}/layers/{layer}/export?format=gpkg")
     assert_error(refused, 400, "bad_request")
     assert detail_paths(refused) == ["format"]

@@ -245,8 +245,11 @@ async def layer_export(
     layerId: str,
     request: Request,
     format: Annotated[
-        str, Query(description="geojson, gpkg, fgb, csv (WKT geometry), parquet; tif (rasters)")
-    ] = "geojson",
+        str | None,
+        Query(
+            description="geojson (default), gpkg, fgb, csv (WKT), parquet; tif (rasters' default)"
+        ),
+    ] = None,
     filter: Annotated[str | None, Query(description="A filter as JSON (docs/analysis.md)")] = None,
 ) -> Response:
     """The features the layer draws (its style's filter), narrowed by `filter`, as a file in
