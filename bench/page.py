@@ -5,7 +5,7 @@ layers: a CSV of 2,700,000 points (served as vector tiles) and 19 small GeoJSON 
 (points, lines and polygons). Its live page is opened in Debian's chromium (Playwright, with
 every request to another host aborted: no internet), each time in a new browser context (no
 cache), alternating the project's basemap between `offline` and `blank`. Measured: the time
-from navigation until the map is first idle with the project drawn (its state applied, every
+from navigation until the map is first idle with the project drawn (its compiled style applied, every
 source's visible tiles loaded). Target: offline <= 1.3x blank (median of the runs).
 
     python bench/page.py [--points 2700000] [--runs 7]
@@ -44,7 +44,7 @@ FLAGS = [
     "--disable-sync",
 ]
 DRAWN = (
-    "!!(window.maproom && window.maproom.state && window.maproom.map.loaded()"
+    "!!(window.maproom && window.maproom.ready && window.maproom.map.loaded()"
     " && window.maproom.map.areTilesLoaded() && !window.maproom.map.isMoving())"
 )
 
