@@ -5,8 +5,9 @@ layers: a CSV of 2,700,000 points (served as vector tiles) and 19 small GeoJSON 
 (points, lines and polygons). Its live page is opened in Debian's chromium (Playwright, with
 every request to another host aborted: no internet), each time in a new browser context (no
 cache), alternating the project's basemap between `offline` and `blank`. Measured: the time
-from navigation until the map is first idle with the project drawn (its compiled style applied, every
-source's visible tiles loaded). Target: offline <= 1.3x blank (median of the runs).
+from navigation until the map is first idle with the project drawn (its compiled style
+applied, every source's visible tiles loaded). Target: offline <= 1.3x blank (median of the
+runs).
 
     python bench/page.py [--points 2700000] [--runs 7]
 

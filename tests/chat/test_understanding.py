@@ -554,3 +554,86 @@ async def test_the_names_of_no_layer_in_particular_are_asked(
     await answer(understanding_api, project, asked["question"]["id"], "les sites")
     label = (await state(understanding_api, project))["layers"]["Sites"]["style"]["label"]
     assert label["field"] == "name" and label["visible"] is True
+
+
+UNDERSTOOD: list[tuple[str, Check]] = [
+    # a place with chatter before and after it, said as a non-native speaker would
+    ("need a map of Lisbon, story goes live soon", near(-9.14, 38.72)),
+    ("you can show me Oslo please, I travel there with friends", near(10.75, 59.91)),
+    ("where exactly is the Eiffel Tower? show me", near(2.2945, 48.8584, km=2)),
+    ("set the zoom to 8 centred on Berlin", everything(near(13.4, 52.52), view("zoom", 8))),
+    # no basemap, highlighting with a split German verb
+    ("keine Grundkarte, nur meine Daten",
+     lambda s, _: s["mapState"]["basemap"]["style"] == "blank" or pytest.fail()),
+    ("Heb Frankreich hervor", masked("FR")),
+    # a typo of "the"; a data question with chatter after it
+    ("make a heatmap of teh cities weighted by population",
+     renderer("Cities", type="heatmap", weightField="population")),
+    ("How long is the Douro in my data? Asking for my students.",
+     says(f"{feature('Rivers', 'Douro')['properties']['length_km']:,}")),
+    # conditions: a country in the message's language, an operator, a unit after the number
+    ("Wie viele Städte in Spanien?",
+     says(str(kept("Cities", lambda p: p["country"] == "Spain")))),
+    ("mostra só as cidades da Alemanha",
+     filtered("Cities", lambda p: p["country"] == "Germany")),
+    ("add a filter on the cities: population >= 10000000",
+     filtered("Cities", lambda p: p["population"] >= 10_000_000)),
+    ("Zeig nur die Flüsse, die kürzer als 900 km sind",
+     filtered("Rivers", lambda p: p["length_km"] < 900)),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("message", "check"), UNDERSTOOD, ids=[m for m, _ in UNDERSTOOD])
+async def test_chatter_typos_and_conditions_around_a_request(
+    understanding_api: httpx.AsyncClient, message: str, check: Check
+) -> None:
+    project = await world(understanding_api)
+    reply = await chat(understanding_api, project, message)
+    assert reply["question"] is None, reply
+    check(await state(understanding_api, project), reply)
+
+
+async def test_a_superlative_question_never_restyles(understanding_api: httpx.AsyncClient) -> None:
+    project = await world(understanding_api)
+    before = await state(understanding_api, project)
+    reply = await chat(understanding_api, project, "quick: which is the largest city in my data?")
+    assert TOKYO["properties"]["name"] in reply["reply"] and reply["actions"] == [], reply
+    assert await state(understanding_api, project) == before
+
+
+async def test_better_classes_change_the_last_classification(
+    understanding_api: httpx.AsyncClient,
+) -> None:
+    project = await world(understanding_api)
+    await chat(understanding_api, project, "colour the cities by population")
+    await chat(understanding_api, project, "better use 3 classes")
+    got = (await state(understanding_api, project))["layers"]["Cities"]["style"]["renderer"]
+    assert got["field"] == "population" and len(got["ranges"]) == 3, got
+
+
+@pytest.mark.parametrize(
+    ("message", "reply", "check"),
+    [
+        ("take me to georgia", "the state", near(-83.4, 32.85, km=300)),
+        ("take me to georgia", "the country", near(43.7, 41.9, km=300)),
+        ("Zeig mir Cambridge", "die in England", near(0.12, 52.2)),
+        ("Montre-moi Cambridge", "celle au Canada", near(-80.31, 43.36)),
+        ("set the colour of the districts", "green",
+         lambda s, _: s["layers"]["Districts"]["style"]["renderer"]["paint"]["fill-color"]
+         == "#008000" or pytest.fail()),
+        ("colore les districts selon leurs chiffres", "la population",
+         renderer("Districts", field="population")),
+    ],
+)  # fmt: skip
+async def test_what_a_request_leaves_open_is_asked(
+    understanding_api: httpx.AsyncClient, message: str, reply: str, check: Check
+) -> None:
+    """A name of several places answered by what or where it is; a colour change with no
+    colour; "their numbers" when a layer has several numeric fields."""
+    project = await world(understanding_api)
+    before = await state(understanding_api, project)
+    asked = await chat(understanding_api, project, message)
+    assert asked["question"] is not None, asked
+    assert await state(understanding_api, project) == before
+    await answer(understanding_api, project, asked["question"]["id"], reply)
+    check(await state(understanding_api, project), {})

@@ -29,7 +29,7 @@ from maproom.domain.chat import lang
 from maproom.domain.chat.builtin import grammar, resolvers
 from maproom.domain.chat.builtin.gazetteer import DEMONYMS, Gazetteer, fold
 from maproom.domain.chat.builtin.memory import Memory
-from maproom.domain.chat.builtin.mind import Mind, Read
+from maproom.domain.chat.builtin.mind import Mind, Read, acts
 from maproom.domain.chat.builtin.outcome import Ask, DataKey, Done, Fail, Need, Phrase
 from maproom.domain.chat.builtin.text import normalise
 from maproom.domain.chat.turn import Turn, bad_actions
@@ -41,6 +41,9 @@ FILLER = frozenset({
     "by", "at", "layer", "layers", "ones", "option", "to", "with", "for",
 })  # fmt: skip
 ORDINALS = ["first", "second", "third", "fourth", "fifth"]
+# What a place is, as an answer says it ("the country", "the state").
+PLACE_KINDS = {"country": "country", "nation": "country", "state": "region", "region": "region",
+               "province": "region", "city": "city", "town": "city"}  # fmt: skip
 ATTEMPTS = 5  # readings of one message, each with more data fetched
 
 
@@ -112,11 +115,21 @@ class Talk:
         )
         english = lang.english(message, self.code, self.protected)
         reason = grammar.refusal(english.casefold()) or grammar.refusal(lang.fold(message))
-        if reason is not None:
+        if reason not in (None, "offtopic"):
             await self.say([Phrase(f"refused_{reason}")])
             return
         text = normalise(english)
         read = await self.read(lambda mind: mind.understand(text), english)
+        # an off-topic word in a sentence of its own beside map work ("need the map on Kyiv,
+        # the story goes live soon") is chatter; in the request itself, it is refused
+        if reason is not None and not (
+            read
+            and acts(read)
+            and resolved(read)
+            and all(grammar.refusal(clause.casefold()) is None for clause, _ in read)
+        ):
+            await self.say([Phrase(f"refused_{reason}")])
+            return
         if read is None:
             await self.say([Phrase("unknown"), Phrase("help")])
             return
@@ -184,7 +197,8 @@ class Talk:
         words of one option and no other ("the one in Illinois", "the Spanish one")."""
         if self.turn.option is not None:
             return choices[options.index(self.turn.option)]
-        code = lang.detect(self.turn.message, self.protected)
+        places = self.places.languages_of(self.turn.message)
+        code = lang.detect(self.turn.message, self.protected, places)
         said = normalise(lang.english(self.turn.message, code, self.protected)).lower()
         ordinal = re.fullmatch(r"(?:the )?(first|second|third|fourth|fifth|\d)(?: one)?", said)
         if ordinal:
@@ -203,9 +217,29 @@ class Talk:
             for option in options
         ]
         best = max(scores)
-        if best < 0.5 or scores.count(best) > 1:
+        if best >= 0.5 and scores.count(best) == 1:
+            return choices[scores.index(best)]
+        return self.place_chosen(choices, words, code)
+
+    def place_chosen(
+        self, choices: list[dict[str, Any]], words: list[str], code: str
+    ) -> dict[str, Any] | None:
+        """The one place of the options that is what the answer says ("the country", "the
+        state") and lies where it says ("the one in England": Cambridge in Cambridgeshire)."""
+        if not all("place" in choice for choice in choices):
             return None
-        return choices[scores.index(best)]
+        places = [resolvers.places.from_json(choice["place"]) for choice in choices]
+        kinds = {PLACE_KINDS[word] for word in words if word in PLACE_KINDS}
+        rest = " ".join(word for word in words if word not in PLACE_KINDS)
+        area = self.places.find(rest, fuzzy=False, language=code).best if rest else None
+        if not kinds and area is None:
+            return None
+        picked = [
+            choice for choice, place in zip(choices, places, strict=True)
+            if (not kinds or place.kind in kinds)
+            and (area is None or self.places.within(place, area))
+        ]  # fmt: skip
+        return picked[0] if len(picked) == 1 else None
 
     # --- acting --------------------------------------------------------------------------------
 
@@ -336,3 +370,8 @@ def removed(batch: list[dict[str, Any]], view: dict[str, Any]) -> list[str]:
         gone |= {layer["layer_id"]: layer["name"] for layer in view["layers"]
                  if layer["source"] == "ai"}  # fmt: skip
     return list(gone.values())
+
+
+def resolved(read: Read) -> bool:
+    """Whether every clause of a reading resolved."""
+    return all(not isinstance(outcome, Fail) for _, outcome in read)

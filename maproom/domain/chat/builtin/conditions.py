@@ -27,9 +27,17 @@ if TYPE_CHECKING:
 
 Filter = dict[str, Any]
 COMPARE = [
-    (r"more than|over|above|greater than|bigger than|larger than|higher than|exceeding|>", ">"),
+    (
+        r"more than|over|above|greater than|bigger than|larger than|higher than|exceeding|"
+        r"longer than|taller than|wider than|heavier than|older than|>",
+        ">",
+    ),
     (r"at least|no less than|no fewer than|minimum of|min|>=", ">="),
-    (r"less than|fewer than|under|below|smaller than|lower than|<", "<"),
+    (
+        r"less than|fewer than|under|below|smaller than|lower than|shorter than|narrower than|"
+        r"lighter than|younger than|<",
+        "<",
+    ),
     (r"at most|no more than|up to|maximum of|max|<=", "<="),
     (r"exactly|equal to|equals|equal|==|=", "=="),
 ]
@@ -208,6 +216,10 @@ def _matching(mind: Mind, layer: Layer, fields: list[dict[str, Any]], words: str
     # a value said in the message's language ("Sul", kept as typed): its English too ("South")
     english = fold(lang.english(phrase_, mind.language)) if mind.language != "en" else phrase_
     said_as = [phrase_] if english == phrase_ else [phrase_, english]
+    # a country in any language ("Allemagne", "Espanha"): its English name and its code
+    country = mind.places.country(phrase_) if mind.language != "en" else None
+    if country is not None:
+        said_as += [fold(country.name), fold(country.code)]
     for field, key in zip(fields, keys, strict=True):
         answer = mind.data[key]
         if not isinstance(answer, dict):

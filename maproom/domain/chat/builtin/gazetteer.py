@@ -48,6 +48,24 @@ from maproom.domain.chat.builtin.landmarks import LANDMARKS
 
 DATA = "places.tsv.gz"
 NAMES = "place_names.tsv.gz"  # names in other languages (scripts/build_place_names.py)
+# The nations of the United Kingdom (regions made of regions, which no source names in the
+# other languages), as `place_names.tsv.gz` writes names.
+NATIONS = """
+es\tGB-G-ENGLAND\tInglaterra
+pt\tGB-G-ENGLAND\tInglaterra
+fr\tGB-G-ENGLAND\tAngleterre
+es\tGB-G-SCOTLAND\tEscocia
+pt\tGB-G-SCOTLAND\tEscócia
+fr\tGB-G-SCOTLAND\tÉcosse
+de\tGB-G-SCOTLAND\tSchottland
+es\tGB-G-WALES\tGales|País de Gales
+pt\tGB-G-WALES\tGales|País de Gales
+fr\tGB-G-WALES\tPays de Galles
+es\tGB-G-NORTHERN-IRELAND\tIrlanda del Norte
+pt\tGB-G-NORTHERN-IRELAND\tIrlanda do Norte
+fr\tGB-G-NORTHERN-IRELAND\tIrlande du Nord
+de\tGB-G-NORTHERN-IRELAND\tNordirland
+"""
 EXONYM_WINS = 10  # a name of another language beats a place of that name this much smaller
 CLOSE = 2.0  # a runner-up with more than 1/CLOSE of the best's population makes it unclear
 FUZZY_CUTOFF = 86.0
@@ -180,7 +198,7 @@ class Gazetteer:
         files = resources.files(__package__)
         gazetteer = cls.parse(gzip.decompress(files.joinpath(DATA).read_bytes()).decode("utf-8"))
         names = gzip.decompress(files.joinpath(NAMES).read_bytes()).decode("utf-8")
-        gazetteer.add_names(names)
+        gazetteer.add_names(names + NATIONS)
         gazetteer.add_landmarks(LANDMARKS)
         return gazetteer
 
@@ -394,6 +412,17 @@ class Gazetteer:
             self.places[i].kind == "country" or self.places[i].population >= FAMOUS
             for i in self._names.get(name, ())
         )
+
+    def within(self, place: Place, area: Place) -> bool:
+        """Whether a place lies in an area: its country, its region (or a group of regions,
+        "England"), or the area's box."""
+        if area.kind == "country":
+            return place.country == area.code and place is not area
+        units = set(area.region.split("+")) if area.kind == "region" else set()
+        if place.region and units:
+            return set(place.region.split("+")) <= units and place is not area
+        west, south, east, north = area.box or (0.0, 0.0, -1.0, -1.0)
+        return west <= place.lng <= east and south <= place.lat <= north
 
     def _inside(self, qualifier: str) -> list[Callable[[Place], bool]]:
         """Tests for places inside the country, then the region, a qualifier names ("MA" is

@@ -144,7 +144,7 @@ FIRST_RULES: list[tuple[str, str]] = [
         r"(?:reset|remove|undo|clear)(?: the)? (?P<reset>rotation|bearing)"
         r"(?P<both>(?:,| and) (?:the )?(?:tilt|pitch))?|"
         r"(?:face|point) north(?: up)?|north[- ]up(?: again)?|"
-        r"(?:turn|rotate|orient|spin|set|put)(?: the)?(?: map| view)?(?: so(?: that)?| with)?"
+        r"(?:turn|rotate|orient|spin|set|put|make)(?: the)?(?: map| view)?(?: so(?: that)?| with)?"
         r"(?: the)? (?P<up>north|east|south|west)(?: is| faces| points| stays| ends up)? "
         r"(?:at the top|on top|up|upwards|facing up|pointing up)",
     ),
@@ -277,7 +277,8 @@ FIRST_RULES: list[tuple[str, str]] = [
     (
         "filter",
         r"(?:only show|show only|just show|show just|display only|only display|keep only|"
-        r"only keep|show me only|show me just|filter(?: the)?|only|just)(?: me)?"
+        r"only keep|show me only|show me just|(?:(?:apply|add|put|set|use) (?:a |the )?filter "
+        r"(?:on|to|for)|filter)(?: the)?|only|just)(?: me)?"
         r"(?: the| all(?: the)?)? (?P<rest>.+?)(?: on the map)?|"
         r"(?P<hide>hide|remove from view|don't show|do not show|exclude)(?: the| all"
         r"(?: the)?)? (?P<rest2>.+ (?:with|whose|where|that|which|having|in|from|"
@@ -602,6 +603,8 @@ RULES: list[tuple[str, str]] = [
              r"(?: the)? ?(?P<layer3>.*)"),
     ("colour", r"(?:change|set|make)(?: the)? (?:fill )?colou?r of(?: the)? (?P<layer2>.+?) "
                r"(?:to|into|as) (?P<color2>.+)|"
+               r"(?P<uncoloured>change|set|pick|choose)(?: the)? (?:fill )?colou?rs? of(?: the)? "
+               r"(?P<layer4>.+)|"
                r"(?:colou?r|paint|make|turn|set|change|recolou?r|tint|fill|use)(?: the)? "
                r"(?P<layer>.+?)(?: layer)?(?:'s)?(?: colou?r| fill| fill colou?r| points| lines)?"
                r"(?: to| in| into| with| as)? (?P<color>(?:#[0-9a-f]{3,6}|[a-z]+(?: [a-z]+)?))"
@@ -642,8 +645,9 @@ RULES: list[tuple[str, str]] = [
     ("remove", r"(?:remove|delete|drop|get rid of|erase|trash|discard|take off|take away)(?: the|"
                r" my)?"
                r" (?P<layer>.+?)" + LAYER + r"(?: from the map| off the map)?"),
-    ("goto", r"zoom(?: in)?(?: to| into)? (?:level )?(?P<zoom3>\d+(?:\.\d+)?) (?:over|on|at|in|"
-             r"around|above) (?P<place3>.+)|"
+    ("goto", r"(?:(?:set|put|change)(?: the)? )?zoom(?: in)?(?: to| into| at)? (?:level )?"
+             r"(?P<zoom3>\d+(?:\.\d+)?),?(?: (?:and )?(?:centere?d?|centred?|focused))? "
+             r"(?:over|on|at|in|around|above) (?P<place3>.+)|"
              r"(?:fly|go|take me|bring me|take us|bring us|zoom|jump|move|navigate|head|travel|pan|"
              r"center|centre|recenter|re-center|focus|teleport|transport me|send me|get me)"
              r"(?: the map| the view| the camera| us| me)?(?: in| out)?(?: over| in| into| on|"
@@ -654,7 +658,8 @@ RULES: list[tuple[str, str]] = [
              r"(?P<scale>street|city|town|neighbou?rhood|block|building|country|region|state)"
              r" (?:level|scale|view))?|"
 
-             r"(?:show|display|find|locate|where is|where's|wheres|look at|view|see|visit|open|"
+             r"(?:show|display|find|locate|where(?: exactly)? is|where's|wheres|look at|view|see|"
+             r"visit|open|(?:need|want|get)(?: me)?(?: the| a)? map (?:on|of|for|at|around|over)|"
              r"search for|search|i want to see|let me see|can i see|(?:take|have|get) a (?:quick )?"
              r"(?:look|peek|glance) at|look for)"
              r"(?: me| us)?(?: the map of| a map of| the city of| the country of)? (?P<place2>.+)"),

@@ -117,12 +117,17 @@ MASK_NOISE = re.compile(
 )
 
 
+QUESTION = re.compile(r"(?:which|what|who|whose|how|where|why|when|is|are|does|do)\b", re.I)
+
+
 def guess(text: str, layer: str | None, after: str = "") -> Iterator[Intent]:
     """Readings of a clause (`text`, command words spelled right) that no rule read. `layer`:
     the words that name a layer, as typed, if the agent found some; `after`: the clause's
     words after them (where "by population" or "above the rivers" is)."""
     if layer is not None:
-        yield from _on_layer(text, layer, after)
+        # a question about a layer ("which is the biggest city?") never changes its style
+        if not QUESTION.match(text):
+            yield from _on_layer(text, layer, after)
         return
     yield from _on_map(text)
 

@@ -23,7 +23,7 @@ from maproom.domain.chat import lang
 from maproom.domain.chat.builtin import grammar, keywords, scene, targets
 from maproom.domain.chat.builtin.gazetteer import Gazetteer, fold
 from maproom.domain.chat.builtin.memory import Memory
-from maproom.domain.chat.builtin.outcome import Ask, DataKey, Done, Fail, Need, Outcome
+from maproom.domain.chat.builtin.outcome import Ask, DataKey, Done, Fail, Need, Outcome, Phrase
 from maproom.domain.chat.builtin.text import COMMAND_WORDS, COMMON, Spelled, normalise
 from maproom.domain.chat.lang.common import NOUNS
 
@@ -206,13 +206,23 @@ class Mind:
             place = places.from_json(choice["place"])
             return places.to_place(self, intent["kind"], intent["slots"], place)
         if "outcome" in choice:  # a question about an action already worked out
-            return Done(choice["outcome"]["actions"], [])
+            said = [Phrase(p["key"], p["values"]) for p in choice["outcome"].get("said", [])]
+            return Done(choice["outcome"]["actions"], said)
         return self.resolve(intent["kind"], intent["slots"], choice.get("layers"))
 
 
+# What talk says (`resolvers/talk.py`): no answer to anything.
+TALK = frozenset({"help", "hello", "welcome"})
+
+
 def acts(read: Read) -> bool:
-    """Whether some clause changes the map, asks, or answers."""
+    """Whether some clause changes the map, asks, or answers ("how long is the Rhine? asking
+    for my class")."""
     return any(
-        isinstance(o, Ask) or (isinstance(o, Done) and (o.actions or o.undo or o.redo))
+        isinstance(o, Ask)
+        or (
+            isinstance(o, Done)
+            and (o.actions or o.undo or o.redo or any(p.key not in TALK for p in o.said))
+        )
         for _, o in read
     )

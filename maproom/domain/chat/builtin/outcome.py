@@ -8,6 +8,7 @@ values, said in the message's language when the turn ends.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -43,6 +44,19 @@ class Ask:
     options: list[str]
     choices: list[dict[str, Any]]  # one per option: what choosing it resolves the clause to
     intent: dict[str, Any] = field(default_factory=dict)  # the clause's intent (kind, slots)
+
+
+def offer(text: Phrase, options: list[str], build: Callable[[str], Outcome]) -> Ask | Fail:
+    """Ask which of these options is meant, each worked out beforehand (`build`): "which
+    colour?", "which of the numeric fields?" (the first failure if one cannot be done)."""
+    choices = []
+    for option in options:
+        outcome = build(option)
+        if not isinstance(outcome, Done):
+            return outcome if isinstance(outcome, Fail) else Fail(text)
+        said = [{"key": p.key, "values": p.values} for p in outcome.said]
+        choices.append({"outcome": {"actions": outcome.actions, "said": said}})
+    return Ask(text, options, choices)
 
 
 @dataclass

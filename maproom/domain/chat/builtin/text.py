@@ -77,7 +77,8 @@ POLITE = re.compile(
     r"^(?:please to\s+|(?:no,? )?actually,?\s+|"
     r"(?:please|pls|plz|kindly|hey|hi|hello|ok|okay|alright|right|now|then|also|and|so|"
     r"um+|uh+|hm+|well|oh|yes|yeah|quickly|quick|actually|maybe|first|next|finally|"
-    r"lastly|oops|whoops|sorry|my bad),?\s+|"
+    r"lastly|oops|whoops|sorry|my bad|(?:you'?d |we'?d )?better)[,:]?\s+|"
+    r"(?:you|u) (?:can|could)\s+(?=show|take|fly|go)|"
     r"(?:can|could|would|will) (?:you|u)\s+(?:please\s+|pls\s+|kindly\s+|just\s+)?|"
     r"(?:can|could|shall|may) (?:we|i)\s+(?:please\s+|maybe\s+|just\s+)?|"
     r"(?:would|do) you mind\s+|i (?:want|would like|need|wanna)(?: you)?(?: to)?\s+(?=\w)|"
@@ -92,7 +93,7 @@ POLITE = re.compile(
 TRAILING = re.compile(
     r"(?:\s+(?:please|pls|plz|for me|now|thanks|thank you|thx|ty|cheers|i guess|if you can|"
     r"if possible|if you could|when you can|real quick|right now|asap|ok|okay|up close|"
-    r"close up|"
+    r"close up|(?:in|from) (?:the|this|my|our) (?:data|dataset|data set)|show (?:me|us)|"
     r"(?:can|could) (?:you|u) (?:show|find) (?:me|it|us)(?: on the map)?|is better|"
     r"looks better|would be better|instead)|[\s,.!?;:]+)+$",
     re.IGNORECASE,
@@ -100,6 +101,7 @@ TRAILING = re.compile(
 SHORTHAND = [
     (re.compile(r"\b(?:u)\b", re.IGNORECASE), "you"),
     (re.compile(r"\b(?:ur)\b", re.IGNORECASE), "your"),
+    (re.compile(r"\bteh\b", re.IGNORECASE), "the"),
     (re.compile(r"\s*&\s*"), " and "),
     (re.compile(r"\b(?:pls|plz)\b,?\s*", re.IGNORECASE), ""),
     (re.compile(r"(?<=\w)[?!]+(?=\s)"), ","),  # "Vienna? thanks": a question mark inside

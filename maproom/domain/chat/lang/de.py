@@ -25,7 +25,7 @@ NAMES_CAPITALISED = False
 MARKERS = ("der", "die", "das", "den", "dem", "des", "und", "auf", "nach", "mit", "bitte",
            "ich", "ein", "eine", "einen", "zu", "zum", "zur", "im", "ist", "sind", "mir", "mal",
            "wie", "viele", "welche", "welcher", "danke", "ebene", "karte", "zeig", "zeige",
-           "alle", "nicht", "noch", "auch")  # fmt: skip
+           "alle", "nicht", "noch", "auch", "hebe", "hervor")  # fmt: skip
 
 
 # Where a clause ends: the particle of a split verb comes just before.
@@ -54,6 +54,8 @@ REWRITES = [
     (re.compile(r"\b(?P<verb>blend|blende|blenden sie|schalt|schalte) (?P<x>.+?) (?:wieder )?"
                 r"(?P<particle>aus|ab|ein|an)" + END), r"\g<verb>\g<particle> \g<x>"),
     (re.compile(r"\b(?:zeig|zeige|zeigen sie) (?P<x>.+?) (?:wieder )?an" + END), r"show \g<x>"),
+    # a relative clause of what the features are: "Flüsse, die länger als 900 km sind"
+    (re.compile(r",? (?:die|der|das) (?P<x>[^,]+?) (?:sind|ist)" + END), r" \g<x>"),
     (re.compile(r"\b(?:heb|hebe|heben sie) (?P<x>.+?) (?:hervor|vor)" + END),
      r"highlight \g<x>"),
     (re.compile(r"\b(?:farbe|farb|farben sie) (?P<x>.+?) (?P<how>nach .+|.+?) ein" + END),
@@ -355,4 +357,8 @@ PHRASES: dict[str, str] = {
     "hellrot": "light red", "dunkelgrun": "dark green", "hellgrun": "light green",
     "dunkelgrau": "dark grey", "hellgrau": "light grey", "dunkler": "darker",
     "heller": "lighter", "dunkleres blau": "darker blue",
+    # "keine Hintergrundkarte, nur meine Daten", "länger als 900 km", "nach ihren Zahlen"
+    "keine": "no", "kein": "no", "meine": "my", "mein": "my", "daten": "data",
+    "langer als": "longer than", "kurzer als": "shorter than", "zahlen": "numbers",
+    "besser": "better", "lieber": "better", "bewertet": "rated", "typ": "type",
 }  # fmt: skip

@@ -311,6 +311,7 @@ REPLIES: dict[str, Any] = {
         "{parts} auf der Grundkarte {colour} eingefärbt.", parts=_parts, colour=_colour
     ),
     "no_numbers": "{layer} hat kein Zahlenfeld zum Vergleichen.",
+    "which_colour": "Welche Farbe sollen {layers} bekommen?",
     "which_number": "Welches Feld von {layer} meinst du? Die Zahlenfelder sind {fields}.",
     "no_condition": "Ich konnte „{said}“ nicht als Bedingung für {layer} lesen.",
     "data_error": "Ich konnte diese Daten nicht lesen: {reason}",

@@ -182,6 +182,7 @@ REPLIES: dict[str, Any] = {
     "category_hidden": "Hid the {parts} on the basemap.",
     "category_coloured": "Coloured the {parts} on the basemap {colour}.",
     "no_numbers": "{layer} has no numeric field to compare.",
+    "which_colour": "Which colour should {layers} be?",
     "which_number": "Which field of {layer} do you mean? Its numeric fields are {fields}.",
     "no_condition": 'I couldn\'t read "{said}" as a condition on {layer}.',
     "data_error": "I couldn't read that data: {reason}",

@@ -332,4 +332,7 @@ PHRASES: dict[str, str] = {
                "claro": "light", "clara": "light", "claros": "light", "claras": "light",
                "mas oscuro": "darker", "mas oscura": "darker", "mas claro": "lighter",
                "mas clara": "lighter"}),
+    # a field by what its values are ("según su tipo", "según sus números"), a better choice
+    "tipo": "type", "numeros": "numbers", "mejor": "better",
+    "puntuados": "rated", "puntuadas": "rated", "valorados": "rated", "valoradas": "rated",
 }  # fmt: skip

@@ -298,6 +298,7 @@ REPLIES: dict[str, Any] = {
         "Pinté {parts} del mapa base {colour}.", parts=_parts, colour=_colour
     ),
     "no_numbers": "{layer} no tiene ningún campo numérico que comparar.",
+    "which_colour": "¿De qué color quieres {layers}?",
     "which_number": "¿A qué campo de {layer} te refieres? Sus campos numéricos son {fields}.",
     "no_condition": "No supe leer «{said}» como una condición sobre {layer}.",
     "data_error": "No pude leer esos datos: {reason}",

@@ -349,4 +349,9 @@ PHRASES: dict[str, str] = {
                "clair": "light", "claire": "light", "clairs": "light", "claires": "light",
                "plus fonce": "darker", "plus foncee": "darker", "plus clair": "lighter",
                "plus claire": "lighter"}),
+    # "notés 3 ou plus", "selon leurs nombres", a better choice
+    "ou plus": "or more", "ou moins": "or less", "notes": "rated", "notees": "rated",
+    "nombres": "numbers", "chiffres": "numbers", "mieux": "better",
+    # an answer: "celle en Angleterre", "celui du Canada"
+    "celle": "the one", "celui": "the one",
 }  # fmt: skip

@@ -310,6 +310,7 @@ REPLIES: dict[str, Any] = {
         "J'ai coloré {parts} du fond de carte {colour}.", parts=_parts, colour=_colour
     ),
     "no_numbers": "{layer} n'a aucun champ numérique à comparer.",
+    "which_colour": "De quelle couleur voulez-vous {layers}\u202f?",
     "which_number": "De quel champ de {layer} parlez-vous\u202f? Ses champs numériques sont "
     "{fields}.",
     "no_condition": "Je n'ai pas pu lire «\u00a0{said}\u00a0» comme une condition sur {layer}.",

@@ -369,4 +369,8 @@ PHRASES: dict[str, str] = {
                "claro": "light", "clara": "light", "claros": "light", "claras": "light",
                "mais escuro": "darker", "mais escura": "darker", "mais claro": "lighter",
                "mais clara": "lighter"}),
+    # a field by what its values are ("segundo o tipo"), a better choice, "3 ou mais"
+    "tipo": "type", "numeros": "numbers", "melhor": "better",
+    "ou mais": "or more", "ou menos": "or less", "avaliados": "rated", "avaliadas": "rated",
+    "pontuados": "rated", "pontuadas": "rated",
 }  # fmt: skip

@@ -299,6 +299,7 @@ REPLIES: dict[str, Any] = {
         "Pintei {parts} do mapa de base {colour}.", parts=_parts, colour=_colour
     ),
     "no_numbers": "{layer} não tem nenhum campo numérico para comparar.",
+    "which_colour": "De que cor quer {layers}?",
     "which_number": "A que campo de {layer} se refere? Os campos numéricos são {fields}.",
     "no_condition": "Não consegui ler «{said}» como uma condição sobre {layer}.",
     "data_error": "Não consegui ler esses dados: {reason}",

@@ -15,7 +15,7 @@ from typing import Any
 from maproom.domain.chat.builtin import colours, targets
 from maproom.domain.chat.builtin.gazetteer import fold
 from maproom.domain.chat.builtin.mind import Mind, resolves
-from maproom.domain.chat.builtin.outcome import Ask, Done, Fail, Outcome, phrase
+from maproom.domain.chat.builtin.outcome import Ask, Done, Fail, Outcome, offer, phrase
 from maproom.domain.chat.builtin.resolvers import data
 from maproom.domain.chat.builtin.targets import Layer, names_of, with_layers
 from maproom.domain.chat.builtin.text import number
@@ -37,6 +37,11 @@ RAMP_WORDS = {
     "spectral": "Spectral", "rainbow": "Spectral", "diverging": "RdYlBu",
     "red to blue": "RdYlBu", "yellow to blue": "YlGnBu", "ylgnbu": "YlGnBu",
 }  # fmt: skip
+# The colours offered when a colour change names none.
+OFFERED_COLOURS = ("red", "orange", "yellow", "green", "blue", "purple", "black", "grey")
+# Words for a layer's numbers in general ("by their numbers"): which field, when several.
+NUMBERS = frozenset({"number", "numbers", "value", "values", "figures", "numeric values",
+                     "numeric fields", "amounts", "quantities"})  # fmt: skip
 CLASS_WORDS = r"classes|colou?rs|groups|bins|buckets|categories|steps|breaks|intervals|levels"
 
 
@@ -77,22 +82,30 @@ def _geojson(found: list[Layer]) -> Fail | None:
 
 @resolves("colour")
 def colour(mind: Mind, slots: dict[str, str], chosen: list[str] | None = None) -> Outcome | None:
-    """ "make the cafes green", "colour it #ff8800"."""
-    value = colours.parse(slots.get("color", ""))
-    if value is None:
+    """ "make the cafes green", "colour it #ff8800"; "change the colour of the cities" asks
+    which colour."""
+    if slots.get("uncoloured"):  # no colour said
+        return with_layers(mind, slots["layer"], chosen, lambda found: offer(
+            phrase("which_colour", layers=names_of(found)), list(OFFERED_COLOURS),
+            lambda said: painted(found, said),
+        ))  # fmt: skip
+    if colours.parse(slots.get("color", "")) is None:
         return None
+    return with_layers(
+        mind, slots.get("layer"), chosen, lambda found: painted(found, slots["color"])
+    )
 
-    def make(found: list[Layer]) -> Outcome:
-        actions = []
-        for layer in found:
-            if layer["layer_type"] != "geojson":
-                return Fail(phrase("image_layer", layer=layer["name"]))
-            keys = COLOUR_KEYS.get(layer["geometry_type"], sum(COLOUR_KEYS.values(), ()))
-            actions.append(restyle(layer, {key: value for key in keys}, recolour=True))
-        said = colours.words(slots["color"])
-        return Done(actions, [phrase("coloured", layers=names_of(found), colour=said)])
 
-    return with_layers(mind, slots.get("layer"), chosen, make)
+def painted(found: list[Layer], said: str) -> Outcome:
+    """These layers in one colour, as said ("green", "#ff8800")."""
+    value = colours.parse(said)
+    actions = []
+    for layer in found:
+        if layer["layer_type"] != "geojson":
+            return Fail(phrase("image_layer", layer=layer["name"]))
+        keys = COLOUR_KEYS.get(layer["geometry_type"], sum(COLOUR_KEYS.values(), ()))
+        actions.append(restyle(layer, {key: value for key in keys}, recolour=True))
+    return Done(actions, [phrase("coloured", layers=names_of(found), colour=colours.words(said))])
 
 
 @resolves("size")
@@ -239,12 +252,17 @@ def classify(mind: Mind, slots: dict[str, str], chosen: list[str] | None = None)
     if not field_text:
         return None
 
-    def make(found: list[Layer]) -> Outcome:
+    def make(found: list[Layer], field_text: str = field_text) -> Outcome:
         layer = found[0]
         if not layer.get("fields"):
             return Fail(phrase("no_fields", layer=layer["name"]))
         field = _field_or_fail(layer, field_text)
         if isinstance(field, Fail):
+            numeric = [f["name"] for f in targets.numeric_fields(layer)]
+            if fold(re.sub(r"^(?:the|their|its) ", "", field_text)) in NUMBERS and numeric:
+                # "by their numbers": which of them
+                which = phrase("which_number", layer=layer["name"], fields=", ".join(numeric))
+                return offer(which, numeric, lambda name: make(found, name))
             return field
         renderer = classes(field, slots.get("opts", "") + " " + slots.get("clause", ""))
         if renderer["type"] == "graduated":
