@@ -276,7 +276,28 @@ CASES = [
     case("refuse", "asdf qwerty", UNCHANGED),
     case("refuse", "fly to Atlantisxyz", UNCHANGED),
     case("refuse", "hide the unicorns", UNCHANGED),
+    case("style", "Cafes nach Art einfärben", renderer("Cafes", "categorized", field="kind")),
+    case("style", "make the cafe circles bigger for higher ratings",
+         lambda s: _sized_by(s, "Cafes", "rating")),
+    case("style", "pon etiquetas con el nombre de los cafés",
+         lambda s: _equal_label(s, "Cafes", "name")),
+    case("camera", "set the bearing to 30° and tilt it to 60",
+         lambda s: _equal(s["mapState"]["bearing"], 30),
+         lambda s: _equal(s["mapState"]["pitch"], 60)),
 ]  # fmt: skip
+
+
+def _sized_by(s: dict[str, Any], layer: str, field: str) -> None:
+    shown = s["layers"][layer]["style"]["renderer"]
+    assert shown.get("field") == field, shown
+    steps = shown.get("stops") or shown.get("ranges") or []
+    sizes = [step["paint"]["circle-radius"] for step in steps]
+    assert len(sizes) >= 2 and sizes[-1] > sizes[0], shown
+
+
+def _equal_label(s: dict[str, Any], layer: str, field: str) -> None:
+    label = s["layers"][layer]["style"]["label"]
+    assert label["visible"] and label["field"] == field, label
 
 
 @pytest.fixture(scope="module")
@@ -388,3 +409,33 @@ async def test_an_ambiguous_layer_name_is_asked(chat_api: httpx.AsyncClient) -> 
     await answer(chat_api, project, asked["question"]["id"], "cafes SOUTH")
     layers = (await state(chat_api, project))["layers"]
     assert (layers["Cafes south"]["visible"], layers["Cafes north"]["visible"]) == (False, True)
+
+
+QUOTED_ORDERS = [
+    "Traduis en anglais : « supprime toutes les couches et zoome sur Paris »",
+    "Translate into French: 'remove all the layers and fly to Paris'",
+    '¿Qué significa "borra todas las capas y vuela a París"?',
+    "Meu cliente escreveu: «apaga todas as camadas e voa para Paris»",
+    "Übersetze bitte: „lösche alle Ebenen und flieg nach Paris“",
+    "what does 'delete every layer and zoom to Paris' mean?",
+]
+
+
+@pytest.mark.parametrize("message", QUOTED_ORDERS)
+async def test_a_quoted_order_with_words_around_it_is_never_obeyed(
+    chat_api: httpx.AsyncClient, message: str
+) -> None:
+    project = await project_with_layers(chat_api)
+    before = await state(chat_api, project)
+    reply = await chat(chat_api, project, message)
+    assert reply["actions"] == [], reply
+    assert reply["question"] is None, reply
+    assert await state(chat_api, project) == before
+
+
+async def test_a_message_that_is_only_a_quoted_order_is_obeyed(
+    chat_api: httpx.AsyncClient,
+) -> None:
+    project = await project_with_layers(chat_api)
+    await chat(chat_api, project, "« passe en mode sombre »")
+    basemap("dark")(await state(chat_api, project))

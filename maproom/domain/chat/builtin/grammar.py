@@ -135,7 +135,7 @@ FIRST_RULES: list[tuple[str, str]] = [
         r"(?:rotate|turn|spin|orient|set the bearing|bearing)(?: the)?(?: map| view| camera)?"
         r"(?: (?:to the )?(?:left|right|clockwise|counter-?clockwise|anti-?clockwise))?"
         r"(?: by| to)?(?: an?)?(?: bearing| heading| angle)?(?: of)?"
-        r"(?: (?P<degrees>-?\S+) ?(?:degrees?|deg|°)?)?"
+        r"(?: (?P<degrees>-?[\w.]+) ?(?:degrees?|deg|°)?)?"
         r"(?: (?:to the )?(?:left|right|clockwise|counter-?clockwise|anti-?clockwise))?"
         r"(?: (?P<by>more))?|"
         r"(?:set|change|put|make|adjust)(?: the)?(?: (?:map|view|camera)(?:'s)?)? (?:bearing|"
@@ -146,13 +146,14 @@ FIRST_RULES: list[tuple[str, str]] = [
         r"(?:face|point) north(?: up)?|north[- ]up(?: again)?|"
         r"(?:turn|rotate|orient|spin|set|put|make)(?: the)?(?: map| view)?(?: so(?: that)?| with)?"
         r"(?: the)? (?P<up>north|east|south|west)(?: is| faces| points| stays| ends up)? "
-        r"(?:at the top|on top|up|upwards|facing up|pointing up)",
+        r"(?:at the top|on top|up|upwards|facing up|pointing up)(?: again| once more)?",
     ),
     (
         "tilt",
-        r"(?:tilt|pitch|incline|lean|angle)(?: the)?(?: map| view| camera)?"
+        r"(?:tilt|pitch|incline|lean|angle)(?: the)?(?: map| view| camera| it)?"
         r"(?: (?:a (?:little )?bit|slightly|a little))?(?: (?:by|to))?(?: (?P<degrees>\S+)"
-        r" ?(?:degrees?|deg|°))?(?: so (?:it|that it) looks? (?:3d|three.dimensional)|"
+        r" ?(?:degrees?|deg|°))?(?: to (?P<degrees3>\d+(?:\.\d+)?))?"
+        r"(?: so (?:it|that it) looks? (?:3d|three.dimensional)|"
         r" (?:to|so (?:i|we) can) (?:see|view|look at)(?: it)?(?: in)? (?:3d|three.dimensional"
         r"|perspective))?|"
         r"(?:set|change|put|make|adjust)(?: the)?(?: (?:map|view|camera)(?:'s)?)? (?:tilt|pitch|"
@@ -161,9 +162,10 @@ FIRST_RULES: list[tuple[str, str]] = [
         r"(?:make it|show it|view|show|switch to|go|give me)(?: (?:in|a|the))? "
         r"(?:3d|3-d|three.dimensional|perspective)(?: view| mode| map)?|"
         r"(?:3d|3-d|perspective)(?: view| mode| map)?(?: please)?|"
-        r"(?P<flat>(?:make it |it |make the (?:map|view) |go back to |back to |view )?"
-        r"(?:flat|2d|top.down)"
-        r"(?: view| again| map)?|untilt(?: the map)?|"
+        r"(?P<flat>(?:make it |it |make the (?:map|view|camera) |go back to |back to |view |"
+        r"(?:the )?(?:camera|map|view) )?(?:flat|2d|top.down)"
+        r"(?: view| again| map)?(?: again)?|untilt(?: the map)?|"
+        r"no (?:more )?(?:tilt|pitch)(?: (?:any ?more|again))?|"
         r"(?:reset|remove|undo|clear)(?: the)? (?:tilt|pitch)|look straight down)",
     ),
     (
@@ -250,7 +252,11 @@ FIRST_RULES: list[tuple[str, str]] = [
         r"(?:what|which|who)(?: is| are)? (?:the )?(?P<layer5>.+?) (?:with|that has|having)"
         r" the (?P<sup5>" + SUP + r")(?: (?P<field5>[\w ]+))?|"
         r"(?P<sup4>top|bottom) (?P<n4>\S+) (?P<layer4>.+?)(?: (?:by|in terms of) "
-        r"(?P<field4>[\w ]+))?",
+        r"(?P<field4>[\w ]+))?|"
+        # "what is the length of the longest river"
+        r"(?:what|how much)(?: is| are|'s)? the (?P<field7>[\w ]+?) of the (?P<sup7>"
+        + SUP
+        + r") (?P<layer7>.+?)",
     ),
     (
         "names",
@@ -350,7 +356,12 @@ FIRST_RULES: list[tuple[str, str]] = [
         r"(?:add|show|put|place|turn on|display)(?: the)? labels (?:to|on|for|in|at) (?:the )?"
         r"(?:layer )?(?P<layer4>.+?)(?: layer)?(?: (?:with|by|using|showing) (?:the |their |its )?"
         r"(?P<field4>[\w ]+))?(?: (?:on|in) the map)?|"
-        r"(?:show|add|display|put|turn on|switch on)(?: the)? (?P<field7>names)",
+        r"(?:show|add|display|put|turn on|switch on)(?: the)? (?P<field7>names)|"
+        # "make labels with the name of the cities" (es "pon etiquetas con el nombre de...")
+        r"(?:(?:add|show|put|make|place|display|use|turn on|switch on) )?(?:the )?labels? "
+        r"(?:with|showing|using|from) (?:the |their |its )?(?P<field10>[\w ]+?) "
+        r"(?:of|for|on) (?:the |all(?: the)? )?(?P<layer10>.+?)(?: layer)?"
+        r"(?: (?:on|in) the map)?",
     ),
     (
         "size_by",
@@ -369,7 +380,11 @@ FIRST_RULES: list[tuple[str, str]] = [
         r"(?:make |let )?(?:the )?(?:size|width|radius|thickness|symbol size|point size|"
         r"line width|sizes) (?:of (?:the )?(?P<layer3>.+?) )?(?:by|according to|based on|from|"
         r"depend on|depends on|depending on|vary with|varies with|proportional to) "
-        r"(?:the |their )?(?P<field3>[\w ]+?)",
+        r"(?:the |their )?(?P<field3>[\w ]+?)|"
+        # "make the city circles bigger for bigger populations"
+        r"(?:make|draw|show)(?: the)? (?P<layer5>.+?)(?: circles?| dots?| points?| symbols?"
+        r"| lines?)? (?:bigger|larger|thicker|wider) (?:for|with|where there (?:is|are)) "
+        r"(?:the )?(?:bigger|larger|higher|greater|more|longer) (?P<field5>[\w ]+?)",
     ),
     (
         "heatmap",
@@ -748,19 +763,29 @@ def without_quoted_orders(message: str, english: Callable[[str], str]) -> str:
     """A message without the orders it quotes: "A client emailed me: 'remove all the layers'.
     Ignore that, just tell me how many layers there are" asks only how many layers there are.
     A quote that is an order (its first word, in English, is a command verb) is left out with
-    the words before it in its sentence (who said it), when the message says something else;
-    a message that is only a quote is the user's own words. `english` reads a quote in English
-    (normalised)."""
-    for found in reversed(list(QUOTED.finditer(message))):
+    the words before it in its sentence (who said it), when the message says anything else
+    ("translate into English: «delete all the layers»", "what does 'remove all' mean"); only a
+    message that is nothing but the quote is the user's own order. When nothing would be left,
+    the words around the quote stay, without it, so the quote is never obeyed. `english` reads
+    a quote in English (normalised)."""
+    original = message
+    quotes = list(QUOTED.finditer(message))
+    if len(quotes) == 1 and not re.search(r"\w", QUOTED.sub(" ", message)):
+        return message  # the whole message: the user's own order
+    for found in reversed(quotes):
         inner = next(group for group in found.groups() if group is not None)
         words = english(inner).lower().split()
         if len(words) < 2 or Spelled(" ".join(words)).fixed[0] not in ORDERS:
             continue
         start = max(message.rfind(mark, 0, found.start()) for mark in ".!?\n") + 1
         before, after = message[:start], message[found.end() :]
-        if not re.search(r"\w", before + after):
-            continue  # the whole message: the user's own order
-        message = (before + " " + re.sub(r"^[\s,.;:!?\-]+", "", after)).strip()
+        left = (before + " " + re.sub(r"^[\s,.;:!?\-]+", "", after)).strip()
+        if not re.search(r"\w", left):
+            # a request about the quote itself (translate it, what it means): keep the request
+            left = (message[: found.start()] + " " + after).strip()
+        message = left
+    if message != original and not re.search(r"\w", message):
+        return "?"
     return message
 
 

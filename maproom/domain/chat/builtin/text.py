@@ -102,6 +102,15 @@ SHORTHAND = [
     (re.compile(r"\b(?:u)\b", re.IGNORECASE), "you"),
     (re.compile(r"\b(?:ur)\b", re.IGNORECASE), "your"),
     (re.compile(r"\bteh\b", re.IGNORECASE), "the"),
+    # "longer then 900 km": a comparison is followed by "than"
+    (
+        re.compile(
+            r"\b(more|less|fewer|(?:long|short|big|small|great|larg|high|low|old|wid|"
+            r"heavi|bett|wors|rich|poor)er) then\b",
+            re.IGNORECASE,
+        ),
+        r"\1 than",
+    ),
     (re.compile(r"\s*&\s*"), " and "),
     (re.compile(r"\b(?:pls|plz)\b,?\s*", re.IGNORECASE), ""),
     (re.compile(r"(?<=\w)[?!]+(?=\s)"), ","),  # "Vienna? thanks": a question mark inside

@@ -132,6 +132,7 @@ PHRASES: dict[str, str] = {
     "außerhalb von": "outside of",
     "verdunkle": "darken",
     "liegen": "lie",
+    "art": "type",
     "liegt": "lies",
     "anderung": "change",
     "abhangig vom": "depending on the",
@@ -247,7 +248,9 @@ PHRASES: dict[str, str] = {
     "further", "dreh": "rotate", "drehe": "rotate", "drehen": "rotate", "rotiere": "rotate",
     "grad": "degrees", "neige": "tilt", "neig": "tilt", "kippe": "tilt", "neigung": "pitch",
     "in 3d": "3d", "3d-ansicht": "3d view", "3d ansicht": "3d view", "perspektivisch":
-    "perspective", "flach": "flat", "verschiebe die karte": "move the map",
+    "perspective", "flach": "flat", "kamera": "camera",
+    "wieder flach": "flat again", "keine neigung mehr": "no more tilt",
+    "keine neigung": "no tilt", "verschiebe die karte": "move the map",
     "verschiebe": "move", "verschieb": "move", "bewege": "move", "beweg": "move",
     "norden": "north", "nach norden": "north", "suden": "south", "nach suden": "south",
     "osten": "east", "nach osten": "east", "westen": "west", "nach westen": "west",

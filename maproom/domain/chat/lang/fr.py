@@ -270,6 +270,8 @@ PHRASES: dict[str, str] = {
     "equal intervals", "quantiles": "quantile", "proportionnelle a": "proportional to",
     "proportionnel a": "proportional to", "proportionnellement a": "proportional to",
     "dependre de": "depend on", "depende de": "depend on", "carte de chaleur": "heatmap",
+    "en carte de chaleur": "into a heatmap", "en une carte de chaleur": "into a heatmap",
+    "transforme": "turn", "transformer": "turn", "transformez": "turn",
     "carte thermique": "heatmap", "ponderee par": "weighted by", "pondere par":
     "weighted by", "etiquette": "label", "etiquettes": "labels", "etiqueter": "label",
     "etiquete": "label", "etiquettes de": "labels of", "avec leurs noms":
@@ -296,6 +298,8 @@ PHRASES: dict[str, str] = {
     "plus de": "more than", "avec moins de": "with fewer than", "moins de": "fewer than",
     "au moins": "at least", "au plus": "at most", "au maximum": "at most",
     "superieur a": "more than", "inferieur a": "less than", "plus que": "more than",
+    "superieure a": "more than", "superieurs a": "more than", "superieures a": "more than",
+    "inferieure a": "less than", "inferieurs a": "less than", "inferieures a": "less than",
     "moins que": "less than", "habitants": "inhabitants", "personnes": "people",
     "gens": "people", "population": "population", "valeur": "value", "valeurs": "values",
     "visiteurs": "visitors", "longueur": "length", "quelle est": "what is",

@@ -226,7 +226,8 @@ PHRASES: dict[str, str] = {
     "ali": "there", "la": "there", "aqui": "here", "lhe": "it",
     # going places
     "voa para": "fly to", "voa ate": "fly to", "voar para": "fly to", "voa": "fly",
-    "vai para": "go to", "vai a": "go to", "vai ate": "go to", "va para": "go to",
+    "vai para": "go to", "vai pra": "go to", "va pra": "go to", "vai a": "go to",
+    "vai ate": "go to", "va para": "go to",
     "ir para": "go to", "ir a": "go to", "vamos para": "go to", "vamos a": "go to",
     "leva-me a": "take me to", "leva-me para": "take me to", "leva-me ate": "take me to",
     "leve-me a": "take me to", "leve-me para": "take me to", "leva-me": "take me to",
@@ -317,7 +318,9 @@ PHRASES: dict[str, str] = {
     "remove a mascara": "remove the mask",
     # data
     "quantos": "how many", "quantas": "how many", "ha": "are there", "existem":
-    "are there", "tem": "have", "tem mais de": "have more than", "que tem": "with",
+    "are there", "tem": "have",
+    "tem no mapa": "are there on the map", "ha no mapa": "are there on the map",
+    "tem mais de": "have more than", "que tem": "with",
     "com mais de": "with more than", "mais de": "more than", "com menos de":
     "with fewer than", "menos de": "fewer than", "pelo menos": "at least",
     "no minimo": "at least", "no maximo": "at most", "maior que": "greater than",

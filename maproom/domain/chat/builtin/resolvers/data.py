@@ -67,6 +67,7 @@ def split(mind: Mind, text: str) -> tuple[list[Layer] | Ask | None, str]:
     layers = targets.named(mind, " ".join(words[start:end]))
     rest = " ".join(words[:start] + words[end:])
     rest = re.sub(r"^(?:(?:are there|are|there are|there|do (?:i|we) have|exist|have|has|"
+                  r"lie|lies|(?:are |is )?(?:located|situated)|our|my|"
                   r"in|on the map|layer|of) ?)+", "", rest).strip()  # fmt: skip
     return layers, rest
 
