@@ -22,10 +22,12 @@ it (GeoJSON). Then, over HTTP:
 from __future__ import annotations
 
 import argparse
+import contextlib
 import statistics
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -72,6 +74,19 @@ def upload(api: httpx.Client, project: str, path: Path) -> dict[str, Any]:
     return dict(made.json()["layer"])
 
 
+@contextlib.contextmanager
+def served_project(folder: Path) -> Iterator[tuple[httpx.Client, str, int]]:
+    """One maproom server on `folder / "data"` (uploads up to 200 MB, no rate limit), a client
+    sending its key, and a new project: (the client, the project's id, the server's pid)."""
+    env = maproom_env(folder / "data", None, MAPROOM_RATE_LIMIT_PER_MINUTE="10000000",
+                      UPLOAD_MAX_SIZE_MB="200")  # fmt: skip
+    with maproom(env, folder) as (started, key):
+        headers = {"Authorization": f"Bearer {key}"}
+        with httpx.Client(base_url=started.base, headers=headers, timeout=1800) as api:
+            project = api.post("/api/v1/sessions", json={}).json()["id"]
+            yield api, project, serving_pid(started.process)
+
+
 def timed(call: Any) -> tuple[float, Any]:
     started = time.perf_counter()
     answer = call()
@@ -100,36 +115,30 @@ def main() -> None:
         make_points(folder / "points.csv", opts.points)
         make_polygons(folder / "cells.geojson", opts.polygons)
         data = folder / "data"
-        env = maproom_env(data, None, MAPROOM_RATE_LIMIT_PER_MINUTE="10000000",
-                          UPLOAD_MAX_SIZE_MB="200")  # fmt: skip
-        with maproom(env, folder) as (started, key):
-            pid = serving_pid(started.process)
-            headers = {"Authorization": f"Bearer {key}"}
-            with httpx.Client(base_url=started.base, headers=headers, timeout=1800) as api:
-                project = api.post("/api/v1/sessions", json={}).json()["id"]
-                points = upload(api, project, folder / "points.csv")
-                cells = upload(api, project, folder / "cells.geojson")
-                base = f"/api/v1/sessions/{project}/layers"
-                with PeakGrowth(pid) as building:
-                    build_points, _ = timed(lambda: api.get(f"{base}/{points['layer_id']}/stats"))
-                    build_cells, _ = timed(lambda: api.get(f"{base}/{cells['layer_id']}/stats"))
-                action = {"type": "aggregate_points", "points_layer_id": points["layer_id"],
-                          "polygons_layer_id": cells["layer_id"], "stat": "count"}  # fmt: skip
-                path = f"/api/v1/sessions/{project}/map/actions"
-                with PeakGrowth(pid) as memory:
-                    seconds, made = timed(lambda: api.post(path, json={"actions": [action]}))
-                made.raise_for_status()
-                layer = made.json()["layers"][0]["layer_id"]
-                total = api.get(f"{base}/{layer}/stats", params={"field": "count"}).json()["sum"]
-                top = [timed(lambda: api.get(f"{base}/{points['layer_id']}/features", params={
-                    "sort": "value", "order": "desc", "limit": 10}).raise_for_status())[0]
-                    for _ in range(20)]  # fmt: skip
-                where = orjson.dumps({"field": "category", "op": "==", "value": "a"}).decode()
-                stats = [timed(lambda: api.get(f"{base}/{points['layer_id']}/stats", params={
-                    "field": "value", "filter": where}).raise_for_status())[0]
-                    for _ in range(20)]  # fmt: skip
-            stored = sorted((data / "files").rglob("layer.geojson"), key=lambda p: p.stat().st_size)
-            peer_seconds, peer_total = peer(stored[-1], stored[0])
+        with served_project(folder) as (api, project, pid):
+            points = upload(api, project, folder / "points.csv")
+            cells = upload(api, project, folder / "cells.geojson")
+            base = f"/api/v1/sessions/{project}/layers"
+            with PeakGrowth(pid) as building:
+                build_points, _ = timed(lambda: api.get(f"{base}/{points['layer_id']}/stats"))
+                build_cells, _ = timed(lambda: api.get(f"{base}/{cells['layer_id']}/stats"))
+            action = {"type": "aggregate_points", "points_layer_id": points["layer_id"],
+                      "polygons_layer_id": cells["layer_id"], "stat": "count"}  # fmt: skip
+            path = f"/api/v1/sessions/{project}/map/actions"
+            with PeakGrowth(pid) as memory:
+                seconds, made = timed(lambda: api.post(path, json={"actions": [action]}))
+            made.raise_for_status()
+            layer = made.json()["layers"][0]["layer_id"]
+            total = api.get(f"{base}/{layer}/stats", params={"field": "count"}).json()["sum"]
+            top = [timed(lambda: api.get(f"{base}/{points['layer_id']}/features", params={
+                "sort": "value", "order": "desc", "limit": 10}).raise_for_status())[0]
+                for _ in range(20)]  # fmt: skip
+            where = orjson.dumps({"field": "category", "op": "==", "value": "a"}).decode()
+            stats = [timed(lambda: api.get(f"{base}/{points['layer_id']}/stats", params={
+                "field": "value", "filter": where}).raise_for_status())[0]
+                for _ in range(20)]  # fmt: skip
+        stored = sorted((data / "files").rglob("layer.geojson"), key=lambda p: p.stat().st_size)
+        peer_seconds, peer_total = peer(stored[-1], stored[0])
     report(opts, (build_points, build_cells, building.growth), seconds, memory.growth, total,
            peer_seconds, peer_total, top, stats)  # fmt: skip
 

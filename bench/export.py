@@ -33,8 +33,8 @@ import httpx
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from analysis import make_points, upload
-from harness import PeakGrowth, maproom, maproom_env, serving_pid
+from analysis import make_points, served_project, upload
+from harness import PeakGrowth
 
 FORMATS = {"gpkg": "GPKG", "fgb": "FlatGeobuf"}
 MB = 1_048_576
@@ -74,25 +74,19 @@ def main() -> None:
         folder = Path(tmp)
         make_points(folder / "points.csv", opts.points)
         data = folder / "data"
-        env = maproom_env(data, None, MAPROOM_RATE_LIMIT_PER_MINUTE="10000000",
-                          UPLOAD_MAX_SIZE_MB="200")  # fmt: skip
-        with maproom(env, folder) as (started, key):
-            pid = serving_pid(started.process)
-            headers = {"Authorization": f"Bearer {key}"}
-            with httpx.Client(base_url=started.base, headers=headers, timeout=1800) as api:
-                project = api.post("/api/v1/sessions", json={}).json()["id"]
-                layer = upload(api, project, folder / "points.csv")
-                path = f"/api/v1/sessions/{project}/layers/{layer['layer_id']}/export"
-                stored = next((data / "files").rglob("layer.geojson"))
-                with PeakGrowth(pid) as building:  # GeoPackage, building the table first
-                    first = export(api, path, "gpkg", folder / "first.gpkg")
-                for fmt, driver in FORMATS.items():
-                    out = folder / f"maproom.{fmt}"
-                    with PeakGrowth(pid) as memory:
-                        seconds = export(api, path, fmt, out)
-                    peer_out = folder / f"ogr2ogr.{fmt}"
-                    peer = ogr2ogr(driver, stored, peer_out)
-                    rows.append((fmt, seconds, memory.growth, peer, count(out), count(peer_out)))
+        with served_project(folder) as (api, project, pid):
+            layer = upload(api, project, folder / "points.csv")
+            path = f"/api/v1/sessions/{project}/layers/{layer['layer_id']}/export"
+            stored = next((data / "files").rglob("layer.geojson"))
+            with PeakGrowth(pid) as building:  # GeoPackage, building the table first
+                first = export(api, path, "gpkg", folder / "first.gpkg")
+            for fmt, driver in FORMATS.items():
+                out = folder / f"maproom.{fmt}"
+                with PeakGrowth(pid) as memory:
+                    seconds = export(api, path, fmt, out)
+                peer_out = folder / f"ogr2ogr.{fmt}"
+                peer = ogr2ogr(driver, stored, peer_out)
+                rows.append((fmt, seconds, memory.growth, peer, count(out), count(peer_out)))
     report(opts, (first, building.growth), rows)
 
 
