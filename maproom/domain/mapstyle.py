@@ -28,6 +28,8 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+import orjson
+
 from maproom.domain import styles
 from maproom.domain.basemaps import Basemaps
 from maproom.geo.classify import QUALITATIVE
@@ -190,8 +192,6 @@ def _mask_layers(name: str, color: Any) -> list[dict[str, Any]]:
 
 def _geojson(value: Any) -> Any:
     if isinstance(value, str):
-        import orjson
-
         try:
             return orjson.loads(value)
         except orjson.JSONDecodeError:

@@ -108,12 +108,10 @@ def _properties(con: duckdb.DuckDBPyConnection, table: Table, taken: set[str]) -
     """The select list of the properties, named as the layer's fields."""
     whole = _whole_numbers(con, table)
     out = []
-    for name, (column, kind) in table.columns.items():
+    for name, (column, _) in table.columns.items():
         if name.lower() in taken:
-            continue  # the geometry column's name (never a field's in practice)
+            continue  # the format's own column (the geometry's, GeoPackage's `fid`)
         value = f"CAST({column} AS BIGINT)" if column in whole else column
-        if kind == "mixed":
-            value = column
         out.append(f"{value} AS {_ident(name)}")
     return out
 
