@@ -315,6 +315,10 @@ def masked(code: str) -> Check:
     return lambda s, _: s["mapState"]["countryMask"]["countryCode"] == code or pytest.fail()
 
 
+def unmasked(s: dict[str, Any], _: dict[str, Any]) -> None:
+    assert s["mapState"]["countryMask"] is None, s["mapState"]["countryMask"]
+
+
 def filtered(layer: str, keep: Callable[[dict[str, Any]], bool]) -> Check:
     return lambda s, _: (
         s["layers"][layer]["filteredFeatureCount"] == kept(layer, keep)
@@ -623,6 +627,13 @@ async def test_better_classes_change_the_last_classification(
          == "#008000" or pytest.fail()),
         ("colore les districts selon leurs chiffres", "la population",
          renderer("Districts", field="population")),
+        # a capital is a real rival of a bigger town of its name
+        ("emmène-moi à San José", "celle du Costa Rica", near(-84.09, 9.93)),
+        # a filter with a field and no condition
+        ("Filter nach Bevölkerung", "Die Städte, nur die über 10 Millionen",
+         filtered("Cities", lambda p: p["population"] > 10_000_000)),
+        ("filter by population", "the districts, just those over 1000",
+         filtered("Districts", lambda p: p["population"] > 1000)),
     ],
 )  # fmt: skip
 async def test_what_a_request_leaves_open_is_asked(
@@ -637,3 +648,30 @@ async def test_what_a_request_leaves_open_is_asked(
     assert await state(understanding_api, project) == before
     await answer(understanding_api, project, asked["question"]["id"], reply)
     check(await state(understanding_api, project), {})
+
+
+@pytest.mark.parametrize(
+    ("before", "message", "check"),
+    [
+        ("¿cuántas ciudades hay en Francia?", "muestra solo esas en el mapa",
+         filtered("Cities", lambda p: p["country"] == "France")),
+        ("how many districts are in the South?", "show only those",
+         filtered("Districts", lambda p: p["region"] == "South")),
+        ("highlight Brazil", "remove the highlight from Brazil", unmasked),
+        ("destaca o Brasil", "tira o destaque do Brasil", unmasked),
+        ("quel district a la valeur la plus élevée ?", "zoome dessus",
+         near(-9.45, 38.75, km=10)),
+        ("hide the cities", "mets la couche des rivières au-dessus de toutes les autres",
+         lambda s, _: next(iter(s["layers"])) == "Rivers" or pytest.fail(str(list(s["layers"])))),
+    ],
+)  # fmt: skip
+async def test_the_turn_before_named_them(
+    understanding_api: httpx.AsyncClient, before: str, message: str, check: Check
+) -> None:
+    """ "those" are the features the last question counted; "the highlight from Brazil" is the
+    mask; "dessus" is the feature the last answer named; "all the others" are every layer."""
+    project = await world(understanding_api)
+    await chat(understanding_api, project, before)
+    reply = await chat(understanding_api, project, message)
+    assert reply["question"] is None, reply
+    check(await state(understanding_api, project), reply)

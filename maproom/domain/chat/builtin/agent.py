@@ -81,6 +81,8 @@ class BuiltinAgent:
         code = state.get("lang") or lang.detect(turn.message, protected, places)
         talk = Talk(turn, view, self._gazetteer(), code, protected)
         talk.memory = Memory.of(state["memory"]) if "memory" in state else Memory.last(turn.history)
+        if "ask" not in state:  # what a question was about holds only for its answer
+            talk.memory.field = ""
         if "confirm" in state:
             await talk.confirm(state)
         elif "ask" in state:
@@ -195,8 +197,10 @@ class Talk:
     def choice(self, options: list[str], choices: list[dict[str, Any]]) -> dict[str, Any] | None:
         """Which option an answer chose: the option itself, an ordinal ("the second one"), or
         words of one option and no other ("the one in Illinois", "the Spanish one")."""
-        if self.turn.option is not None:
+        if self.turn.option is not None and self.turn.option in options:
             return choices[options.index(self.turn.option)]
+        if not options:  # an open question ("filter by population: which?"): a new message
+            return None
         places = self.places.languages_of(self.turn.message)
         code = lang.detect(self.turn.message, self.protected, places)
         said = normalise(lang.english(self.turn.message, code, self.protected)).lower()

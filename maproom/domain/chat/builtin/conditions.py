@@ -92,7 +92,9 @@ def parse(mind: Mind, layer: Layer, text: str) -> Filter | Fail | None:
         return None
     negated = bool(NEGATION.match(said))
     said = NEGATION.sub("", said) if negated else said
-    found = _compare(layer, said) or _empty(layer, said) or _value(mind, layer, said)
+    found = (
+        _compare(layer, said, mind.memory.field) or _empty(layer, said) or _value(mind, layer, said)
+    )
     if found is None or isinstance(found, Fail):
         return found
     return negate(found) if negated else found
@@ -112,13 +114,13 @@ def negate(where: Filter) -> Filter:
     return {"all": [{"field": where["field"], "op": "not_null"}, {"any": [where]}]}
 
 
-def _compare(layer: Layer, said: str) -> Filter | Fail | None:
+def _compare(layer: Layer, said: str, asked: str = "") -> Filter | Fail | None:
     for rule in COMPARISON:
         match = rule.fullmatch(said)
         if match is None:
             continue
         parts = match.groupdict()
-        field = _numeric(layer, parts.get("field"), parts.get("unit"))
+        field = _numeric(layer, parts.get("field"), parts.get("unit"), asked)
         if field is None or isinstance(field, Fail):
             return field
         low = number(parts["num"] or "")
@@ -146,8 +148,11 @@ def _plain(value: float) -> float | int:
     return int(value) if value == int(value) else value
 
 
-def _numeric(layer: Layer, field_text: str | None, unit: str | None) -> str | Fail | None:
-    """The numeric field a comparison is about: named, named by its unit, or the only one."""
+def _numeric(
+    layer: Layer, field_text: str | None, unit: str | None, asked: str = ""
+) -> str | Fail | None:
+    """The numeric field a comparison is about: named, named by its unit, the only one, or
+    the one the agent's last question was about ("filter by population": "over 1000")."""
     fields = targets.numeric_fields(layer)
     unit = re.sub(r"^(?:of|in) ", "", unit or "")
     for text in (field_text, unit):
@@ -161,6 +166,8 @@ def _numeric(layer: Layer, field_text: str | None, unit: str | None) -> str | Fa
             return str(found["name"])
     if len(fields) == 1:
         return str(fields[0]["name"])
+    if asked in [f["name"] for f in fields]:
+        return asked
     if not fields:
         return Fail(phrase("no_numbers", layer=layer["name"]))
     names = ", ".join(f["name"] for f in fields)

@@ -25,7 +25,8 @@ the same first letter, and only of countries, regions and towns of `FUZZY_TOWNS`
 more: "Narnia" is not a typo of Narni), qualified ("Paris, Texas", "Springfield in Illinois",
 "Portland Maine", "Cambridge, UK") or as "the capital of Italy". It answers every candidate
 that fits, best first, and whether the best is clear: the most populous place of that name
-wins unless another has at least half its population (then the agent asks). A town that
+wins unless another has at least half its population, or is a capital with at least a sixth
+(then the agent asks: "San José" may be California's or Costa Rica's). A town that
 shares its name with a region or with the country it is in beats them ("New York", "Paris",
 "Luxembourg"): that is what people mean.
 """
@@ -68,6 +69,7 @@ de\tGB-G-NORTHERN-IRELAND\tNordirland
 """
 EXONYM_WINS = 10  # a name of another language beats a place of that name this much smaller
 CLOSE = 2.0  # a runner-up with more than 1/CLOSE of the best's population makes it unclear
+CAPITAL = 3  # a capital counts this many times its population as a runner-up
 FUZZY_CUTOFF = 86.0
 FAMOUS = 1_000_000  # a six-letter name one edit away is read as a place this big
 FUZZY_TOWNS = 50_000  # towns smaller than this are found by their exact names only
@@ -287,7 +289,7 @@ class Gazetteer:
                 found = self._named(fold(qualified.group("name")), fuzzy, language)
                 kept = [p for p in found.candidates if inside(p)]
                 if kept:
-                    return _rank(kept, found.fuzzy)
+                    return self._rank(kept, found.fuzzy)
         return self._named(query, fuzzy, language)
 
     def _named(self, query: str, fuzzy: bool, language: str = "en") -> Found:
@@ -299,14 +301,14 @@ class Gazetteer:
             towns = [self.places[i] for i in (*self._names.get(query, ()),
                                               *self._exonyms.get(query, ()))]  # fmt: skip
             places += [t for t in towns if t.kind == "city" and any(_lies_in(t, p) for p in places)]
-            return _rank(places, False)
+            return self._rank(places, False)
         exact = self._names.get(query)
         exonyms = self._exonyms.get(query)
         if exact and exonyms and _largest(exonyms, self) >= EXONYM_WINS * _largest(exact, self):
             exact = exonyms  # "Pekin" is Beijing before it is Pekin, Illinois
         exact = exact or self._alternates.get(query) or exonyms or self._any_language(query)
         if exact:
-            found = _rank([self.places[i] for i in exact], False)
+            found = self._rank([self.places[i] for i in exact], False)
             longer = [self.places[i] for i in self._long_forms.get(query, ())
                       if self.places[i] not in found.candidates]  # fmt: skip
             if longer and found.clear and found.candidates[0].kind == "city":
@@ -341,7 +343,7 @@ class Gazetteer:
             for i in self._names[name]
             if self.places[i].kind != "city" or self.places[i].population >= FUZZY_TOWNS
         ]
-        return _rank(known, True) if known else Found()
+        return self._rank(known, True) if known else Found()
 
     def names_in(
         self,
@@ -439,6 +441,32 @@ class Gazetteer:
             tests.append(lambda p: p.region in codes or p.code in codes)
         return tests
 
+    def _rank(self, candidates: list[Place], fuzzy: bool) -> Found:
+        """Best first. A town stands for a same-named region ("New York") or country
+        ("Luxembourg", then with the country's population) of its country; an area ("Europe",
+        "the Middle East") comes before anything else of its name. A runner-up that is its
+        country's capital counts `CAPITAL` times its population when telling whether the best
+        is clear ("San José": San Jose, California or the capital of Costa Rica)."""
+        unique = list(dict.fromkeys(candidates))
+        towns = [p for p in unique if p.kind == "city"]
+        weight = {p: p.population for p in unique}
+        kept = []
+        for place in unique:
+            within = [t for t in towns if _lies_in(t, place)]
+            if not within:
+                kept.append(place)
+            elif place.kind == "country":
+                weight[within[0]] = max(weight[within[0]], place.population)
+        kept.sort(key=lambda p: (p.kind != "area", p.kind != "landmark", -weight[p]))
+        if len(kept) < 2 or kept[0].kind in ("area", "landmark"):
+            return Found(kept, clear=bool(kept), fuzzy=fuzzy)
+        second = kept[1]
+        capital = second.kind == "city" and fold(self._capitals.get(second.country, "")) == fold(
+            second.name
+        )
+        clear = weight[second] * CLOSE * (CAPITAL if capital else 1) < weight[kept[0]]
+        return Found(kept, clear=clear, fuzzy=fuzzy)
+
     def _capital(self, country_text: str) -> Found:
         country = self.country(country_text)
         capital = self._capitals.get(country.code) if country is not None else None
@@ -463,28 +491,6 @@ def _last_words(text: str) -> re.Match[str] | None:
 
 def _largest(indices: list[int], gazetteer: Gazetteer) -> int:
     return max(gazetteer.places[i].population for i in indices)
-
-
-def _rank(candidates: list[Place], fuzzy: bool) -> Found:
-    """Best first. A town stands for a same-named region ("New York") or country
-    ("Luxembourg", then with the country's population) of its country; an area ("Europe",
-    "the Middle East") comes before anything else of its name."""
-    unique = list(dict.fromkeys(candidates))
-    towns = [p for p in unique if p.kind == "city"]
-    weight = {p: p.population for p in unique}
-    kept = []
-    for place in unique:
-        within = [t for t in towns if _lies_in(t, place)]
-        if not within:
-            kept.append(place)
-        elif place.kind == "country":
-            weight[within[0]] = max(weight[within[0]], place.population)
-    kept.sort(key=lambda p: (p.kind != "area", p.kind != "landmark", -weight[p]))
-    clear = len(kept) == 1 or (
-        bool(kept)
-        and (kept[0].kind in ("area", "landmark") or weight[kept[1]] * CLOSE < weight[kept[0]])
-    )
-    return Found(kept, clear=clear, fuzzy=fuzzy)
 
 
 def _lies_in(town: Place, place: Place) -> bool:

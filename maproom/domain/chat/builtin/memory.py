@@ -16,6 +16,8 @@ class Memory:
     layers: list[str] = field(default_factory=list)  # layer ids
     intent: dict[str, Any] | None = None  # the last clause acted on: {"kind", "slots"}
     focus: str = ""  # what was named last: "place" or "layers"
+    subset: dict[str, Any] | None = None  # the last features counted: {"layer", "filter"}
+    field: str = ""  # the field the agent's last question was about
 
     def went(self, place: dict[str, Any]) -> None:
         """A place was named last."""
@@ -37,7 +39,9 @@ class Memory:
         layers = [str(i) for i in data.get("layers") or [] if isinstance(i, str)]
         place = data.get("place") if isinstance(data.get("place"), dict) else None
         intent = data.get("intent") if isinstance(data.get("intent"), dict) else None
-        return cls(place, layers, intent, str(data.get("focus") or ""))
+        subset = data.get("subset") if isinstance(data.get("subset"), dict) else None
+        focus, field = str(data.get("focus") or ""), str(data.get("field") or "")
+        return cls(place, layers, intent, focus, subset, field)
 
     @classmethod
     def last(cls, history: list[dict[str, Any]]) -> Memory:
@@ -54,4 +58,6 @@ class Memory:
             list(self.layers),
             dict(self.intent) if self.intent else None,
             self.focus,
+            dict(self.subset) if self.subset else None,
+            self.field,
         )

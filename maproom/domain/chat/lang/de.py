@@ -54,6 +54,9 @@ REWRITES = [
     (re.compile(r"\b(?P<verb>blend|blende|blenden sie|schalt|schalte) (?P<x>.+?) (?:wieder )?"
                 r"(?P<particle>aus|ab|ein|an)" + END), r"\g<verb>\g<particle> \g<x>"),
     (re.compile(r"\b(?:zeig|zeige|zeigen sie) (?P<x>.+?) (?:wieder )?an" + END), r"show \g<x>"),
+    # "Schneid die Flüsse auf Frankreich zu": clip them to France
+    (re.compile(r"\b(?:schneid|schneide|schneiden sie) (?P<x>.+?) (?:auf|an|nach) (?P<y>.+?) zu"
+                + END), r"clip \g<x> to \g<y>"),
     # a relative clause of what the features are: "Flüsse, die länger als 900 km sind"
     (re.compile(r",? (?:die|der|das) (?P<x>[^,]+?) (?:sind|ist)" + END), r" \g<x>"),
     (re.compile(r"\b(?:heb|hebe|heben sie) (?P<x>.+?) (?:hervor|vor)" + END),
@@ -330,7 +333,9 @@ PHRASES: dict[str, str] = {
     "minimale": "minimum", "durchschnitt": "average", "durchschnittliche": "average",
     "mittelwert": "average", "summe": "sum", "gesamt": "total", "gesamte": "total",
     "insgesamt": "in total", "arten": "kinds", "typen": "kinds", "sorten": "kinds",
-    "filtere": "filter", "filter": "filter", "zeig nur": "only show", "zeige nur":
+    "filtere": "filter", "filter": "filter",
+    "filter nach": "filter by", "filtere nach": "filter by",
+    "filtern nach": "filter by", "filtere die": "filter the", "zeig nur": "only show", "zeige nur":
     "only show", "nur noch": "only", "entferne den filter": "remove the filter",
     "puffer": "buffer", "pufferzone": "buffer", "um die": "around the", "rund um":
     "around", "zahle": "count", "zahl": "count", "jede": "each", "jeden": "each",
@@ -344,6 +349,7 @@ PHRASES: dict[str, str] = {
     "widerrufe": "undo", "zuruck": "go back", "geh zuruck": "go back",
     "wiederherstellen": "redo", "stelle wieder her": "redo", "wiederhole": "redo",
     "letzten": "last", "letzte": "last", "anderungen": "changes", "schritte": "steps",
+    "dinge": "things", "sachen": "things", "aktionen": "actions",
     # colours
     **common.colours({
         "rot": "red", "rote": "red", "roten": "red", "roter": "red", "rotes": "red",

@@ -339,6 +339,10 @@ REPLIES: dict[str, Any] = {
     "top": _top,
     "categories": _categories,
     "filtered": "{layer} gefiltert: Nur die passenden Objekte werden angezeigt.",
+    "filter_how": (
+        "Welche Objekte von {layers} soll ich nach {field} behalten? "
+        "Nennen Sie eine Bedingung, zum Beispiel „{field} über 1000“."
+    ),
     "filtered_hide": "Die passenden Objekte von {layer} ausgeblendet.",
     "not_filtered": "{layers} zeigt bereits alle Objekte.",
     "unfiltered": "Alle Objekte von {layers} werden wieder angezeigt.",

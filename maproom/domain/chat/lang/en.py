@@ -211,6 +211,10 @@ REPLIES: dict[str, Any] = {
     "top": _top,
     "categories": _categories,
     "filtered": "Filtered {layer}: only the matching features are shown.",
+    "filter_how": (
+        'Which of {layers} should I keep by {field}? '
+        'Tell me a condition, for example "{field} over 1,000".'
+    ),
     "filtered_hide": "Hid the matching features of {layer}.",
     "not_filtered": "{layers} shows all its features already.",
     "unfiltered": "Showing all the features of {layers} again.",

@@ -315,6 +315,7 @@ PHRASES: dict[str, str] = {
     "rehaz": "redo", "rehacer": "redo", "rehazlo": "redo", "vuelve atras": "go back",
     "volver atras": "go back", "revierte": "revert", "anula": "undo", "ultimos": "last",
     "ultimas": "last", "ultimo": "last", "ultima": "last", "cambios": "changes",
+    "cosas": "things", "cosa": "thing", "pasos": "steps", "acciones": "actions",
     "cambio": "change", "veces": "times",
     # colours
     **common.colours({

@@ -326,6 +326,10 @@ REPLIES: dict[str, Any] = {
     "top": _top,
     "categories": _categories,
     "filtered": "Filtré {layer}: solo se ven los elementos que cumplen la condición.",
+    "filter_how": (
+        "¿Qué elementos de {layers} dejo según {field}? "
+        "Dime una condición, por ejemplo «{field} mayor que 1000»."
+    ),
     "filtered_hide": "Oculté los elementos de {layer} que cumplen la condición.",
     "not_filtered": "{layers} ya muestra todos sus elementos.",
     "unfiltered": "Vuelvo a mostrar todos los elementos de {layers}.",

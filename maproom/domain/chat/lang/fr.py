@@ -25,6 +25,12 @@ REWRITES = [
     (re.compile(r"\b(?:renomme|renommer|renommez|change le nom de|changer le nom de)\b"
                 r"(?P<what>.*?) (?:en|a|comme|par) (?P<name>[^\s\"].*)$"),
      r'rename\g<what> to "\g<name>"'),
+    # "mets la couche des rivières au-dessus des autres": put, not make
+    (re.compile(r"\bmet(?:s|tre|tez) (?=.+ (?:au-dessus|au dessus|en dessous|au-dessous|"
+                r"au dessous|en haut|en bas|devant|derriere|en premier|en dernier|en premier "
+                r"plan|en arriere-plan)\b)"), "put "),
+    # "quel district a la valeur la plus élevée": has, not "to"
+    (re.compile(r"\b(quel(?:le)?s? \w+|qui) a (?=(?:la|le|les|l') )"), r"\1 has "),
     (re.compile(r"-(moi|nous)\b"), r" \1"),  # "montre-moi"
     (re.compile(r"-(vous|tu|il|elle|on)\b"), r" \1"),  # "pourriez-vous"
     (re.compile(r"\bmet(?:s|tre|tez|s-moi|tez-moi)? (?P<what>.+?) en [ée]vidence\b"),
@@ -49,6 +55,7 @@ PHRASES: dict[str, str] = {
     "il en reste combien": "how many are left", "combien il en reste": "how many are left",
     "je prevois un voyage en": "planning a trip to", "je prevois un voyage a": "planning a trip to",
     "retablir": "redo",
+    "choses": "things", "chose": "thing", "etapes": "steps", "actions": "actions",
     "toute": "all",
     "le reste": "the rest",
     "assombris": "darken",

@@ -339,6 +339,10 @@ REPLIES: dict[str, Any] = {
     "top": _top,
     "categories": _categories,
     "filtered": "J'ai filtré {layer}\u00a0: seules les entités qui correspondent sont affichées.",
+    "filter_how": (
+        "Quelles entités de {layers} dois-je garder selon {field}\u00a0? "
+        "Donnez-moi une condition, par exemple «\u00a0{field} supérieur à 1000\u00a0»."
+    ),
     "filtered_hide": "J'ai masqué les entités de {layer} qui correspondent.",
     "not_filtered": "{layers} affiche déjà toutes ses entités.",
     "unfiltered": "J'affiche de nouveau toutes les entités de {layers}.",

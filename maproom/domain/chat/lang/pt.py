@@ -356,6 +356,7 @@ PHRASES: dict[str, str] = {
     "refaz": "redo", "refaca": "redo", "refazer": "redo", "volta atras": "go back",
     "voltar atras": "go back", "anula": "undo", "ultimas": "last", "ultimos": "last",
     "ultima": "last", "ultimo": "last", "alteracoes": "changes", "mudancas": "changes",
+    "coisas": "things", "coisa": "thing", "passos": "steps", "acoes": "actions",
     "vezes": "times",
     # colours
     **common.colours({

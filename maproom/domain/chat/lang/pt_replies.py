@@ -327,6 +327,10 @@ REPLIES: dict[str, Any] = {
     "top": _top,
     "categories": _categories,
     "filtered": "Filtrei {layer}: só se veem os elementos que cumprem a condição.",
+    "filter_how": (
+        "Quais elementos de {layers} mantenho por {field}? "
+        "Diga uma condição, por exemplo «{field} acima de 1000»."
+    ),
     "filtered_hide": "Ocultei os elementos de {layer} que cumprem a condição.",
     "not_filtered": "{layers} já mostra todos os elementos.",
     "unfiltered": "Voltei a mostrar todos os elementos de {layers}.",

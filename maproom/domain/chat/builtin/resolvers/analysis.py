@@ -78,6 +78,13 @@ def filter_layer(
     rest = slots.get("rest", "")
     if slots.get("cond"):  # "filter cities to those between 1 and 10 million people"
         rest = f"{rest} {slots['cond']}"
+    if chosen is None and re.fullmatch(r"(?:only |just )?(?:those|these|them|the ones|ones)",
+                                       rest.strip()):  # fmt: skip
+        return _the_answered(mind)
+    if chosen is None:
+        bare = _no_condition(mind, rest)
+        if bare is not None:
+            return bare
     found = _with_value(mind, rest, chosen)
     if not isinstance(found, tuple):
         return found
@@ -90,6 +97,39 @@ def filter_layer(
     mind.memory.named([layer["layer_id"]])
     action = {"type": "set_layer_filter", "layer_id": layer["layer_id"], "filter": where}
     return Done([action], [phrase("filtered_hide" if hide else "filtered", layer=layer["name"])])
+
+
+def _the_answered(mind: Mind) -> Outcome | None:
+    """ "show only those": the features the last question counted ("how many cities are in
+    France?")."""
+    subset = mind.memory.subset
+    layer = next((item for item in mind.layers if subset and item["layer_id"] == subset["layer"]),
+                 None)  # fmt: skip
+    if layer is None or subset is None:
+        return None
+    mind.memory.named([layer["layer_id"]])
+    action = {"type": "set_layer_filter", "layer_id": layer["layer_id"], "filter": subset["filter"]}
+    return Done([action], [phrase("filtered", layer=layer["name"])])
+
+
+def _no_condition(mind: Mind, rest: str) -> Outcome | None:
+    """ "filter by population": a field and no condition, so ask what to keep."""
+    bare = re.fullmatch(r"(?:(?:the )?(?P<layer>[^\d]+?) )?(?:by|on|using|according to)"
+                        r"(?: the| their| its)? (?P<field>[^\W\d]+(?: [^\W\d]+)?)(?: field)?",
+                        rest.strip())  # fmt: skip
+    if bare is None:
+        return None
+    named = targets.named(mind, bare["layer"]) if bare["layer"] else list(mind.layers)
+    if not isinstance(named, list):
+        return None
+    holding = [layer for layer in named
+               if targets.field_named(bare["field"], layer.get("fields") or [])]  # fmt: skip
+    if not holding:
+        return None
+    field = targets.field_named(bare["field"], holding[0].get("fields") or [])
+    assert field is not None
+    mind.memory.field = str(field["name"])
+    return Ask(phrase("filter_how", layers=targets.names_of(holding), field=field["name"]), [], [])
 
 
 @resolves("unfilter")

@@ -150,6 +150,7 @@ def count(mind: Mind, slots: dict[str, str]) -> Outcome | None:
         if failed(answer):
             return failed(answer)
         mind.memory.named([valued[0]["layer_id"]])
+        mind.memory.subset = {"layer": valued[0]["layer_id"], "filter": valued[1]}
         total = valued[0].get("feature_count")
         return Done([], [phrase("count_where", count=answer["count"], total=total,
                                 layer=valued[0]["name"])])  # fmt: skip
@@ -176,6 +177,7 @@ def count(mind: Mind, slots: dict[str, str]) -> Outcome | None:
     mind.memory.named([layer["layer_id"]])
     total = layer.get("feature_count")
     if rest.strip():
+        mind.memory.subset = {"layer": layer["layer_id"], "filter": where}
         said = phrase("count_where", count=answer["count"], total=total, layer=layer["name"])
     else:
         said = phrase("count", count=answer["count"], layer=layer["name"])
