@@ -212,7 +212,7 @@ REPLIES: dict[str, Any] = {
     "categories": _categories,
     "filtered": "Filtered {layer}: only the matching features are shown.",
     "filter_how": (
-        'Which of {layers} should I keep by {field}? '
+        "Which of {layers} should I keep by {field}? "
         'Tell me a condition, for example "{field} over 1,000".'
     ),
     "filtered_hide": "Hid the matching features of {layer}.",
