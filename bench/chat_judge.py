@@ -38,6 +38,8 @@ def family(colour: str | None) -> str | None:
         return "grey"
     if 10 <= hue < 45 and light < 0.4:
         return "brown"
+    if (hue >= 330 or hue < 15) and light >= 0.75:  # a pale red is pink (CSS "pink")
+        return "pink"
     bands = [(15, "red"), (45, "orange"), (70, "yellow"), (165, "green"), (255, "blue"),
              (290, "purple"), (340, "pink"), (361, "red")]  # fmt: skip
     return next(name for top, name in bands if hue < top)

@@ -341,6 +341,21 @@ def everything(*checks: Check) -> Check:
 ONLY_CITIES = everything(*(shown(name, name == "Cities") for name in DATA))
 LONGEST_RIVER = biggest("Rivers", "length_km")[0]["properties"]["name"]
 READINGS: list[tuple[str, Check]] = [
+    # politeness inside a sentence, names of several words, a sentence after the place
+    ("Zeig mir bitte Hamburg", near(9.99, 53.55)),
+    ("leva-me ao Rio de Janeiro", near(-43.18, -22.91)),
+    ("fly too Kyoto pls, I'm writing about the temples there", near(135.75, 35.02)),
+    ("I need the Statue of Liberty on screen for the photo caption",
+     near(-74.0445, 40.6892, km=2)),
+    ("Can I get a heatmap of the cities weighted by population?",
+     renderer("Cities", type="heatmap", weightField="population")),
+    ("label each site with its name",
+     lambda s, _: s["layers"]["Sites"]["style"]["label"]["field"] == "name" or pytest.fail()),
+    ("Ohne Grundkarte bitte",
+     lambda s, _: s["mapState"]["basemap"]["style"] == "blank" or pytest.fail()),
+    ("Puffer um die Flüsse, 10 km", derived),
+    ("Va au district le moins peuplé",
+     near(*feature("Districts", "District G")["geometry"]["coordinates"][0][0], km=10)),
     # a whole country, landmarks in every language
     ("Quiero ver todo Japón", near(138.4, 36.1, km=300)),
     ("Montre-moi toute l'Espagne", near(-3.5, 40.1, km=300)),

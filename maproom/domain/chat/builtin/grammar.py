@@ -160,8 +160,11 @@ FIRST_RULES: list[tuple[str, str]] = [
         r"inclination)(?: of the (?:map|view|camera))?(?: to| at| of| in)? (?P<degrees2>[\w.]+)"
         r" ?(?:degrees?|deg|°)?|"
         r"(?:make it|show it|view|show|switch to|go|give me)(?: (?:in|a|the))? "
-        r"(?:3d|3-d|three.dimensional|perspective)(?: view| mode| map)?|"
-        r"(?:3d|3-d|perspective)(?: view| mode| map)?(?: please)?|"
+        r"(?:3d|3-d|three.dimensional|perspective|tilted|angled|oblique)"
+        r"(?: (?:3d|3-d|tilted|angled))?"
+        r"(?: view| mode| map| perspective)?|"
+        r"(?:a |the )?(?:3d|3-d|perspective|tilted|angled|oblique)(?: (?:3d|3-d|tilted|angled))?"
+        r"(?: view| mode| map| perspective)(?: please)?|(?:3d|3-d)(?: please)?|"
         r"(?P<flat>(?:make it |it |make the (?:map|view|camera) |go back to |back to |view |"
         r"(?:the )?(?:camera|map|view) )?(?:flat|2d|top.down)"
         r"(?: view| again| map)?(?: again)?|untilt(?: the map)?|"
@@ -200,6 +203,7 @@ FIRST_RULES: list[tuple[str, str]] = [
     ),
     (
         "count",
+        r"how many [\w ]+? (?:does|do) (?:the )?(?P<rest2>.+?)(?: layer)? (?:have|hold|contain)|"
         r"(?:how many|what(?:'s| is) the number of|the number of|count(?: the| all)?|"
         r"number of|total number of) (?P<rest>.+?)(?: are there| do (?:i|we) have| exist|"
         r" there are| in total| altogether)?(?:(?: are| is)?(?: there)? (?:in|on) (?:the|this|"
@@ -237,7 +241,7 @@ FIRST_RULES: list[tuple[str, str]] = [
         GO + r" (?:the )?(?P<sup>" + SUP + r") (?P<layer>.+?)"
         r"(?: by (?P<field>[\w ]+))?|"
         + GO
-        + r" (?:the )?(?P<layer2>.+?) (?:with|that has|having) the "
+        + r" (?:the )?(?P<layer2>.+?) (?:with|that has|having) (?:the )?"
         r"(?P<sup2>" + SUP + r") (?P<field2>[\w ]+)",
     ),
     (
@@ -301,7 +305,8 @@ FIRST_RULES: list[tuple[str, str]] = [
     ),
     (
         "buffer",
-        r"(?:(?:buffer|draw(?: a)? buffers? (?:around|of|for)|make(?: a)? buffers? (?:around|"
+        r"(?:(?:buffer(?: around| of| for)?|draw(?: a)? buffers? (?:around|of|for)|"
+        r"make(?: a)? buffers? (?:around|"
         r"of|for)|create(?: a)? buffers? (?:around|of|for)|add(?: a)? buffers? (?:to|"
         r"around|for))(?: the| all(?: the)?)? (?P<layer>.+?)(?: (?:by|of|with|at))? "
         r"(?P<distance>[\d.,]+|[a-z]+) ?(?P<unit>km|kilometers?|kilometres?|m|meters?|"
@@ -349,7 +354,8 @@ FIRST_RULES: list[tuple[str, str]] = [
         r"on (?:them|it|the map|the (?P<layer9>.+?))|"
         r"(?P<off>hide|remove|turn off|switch off|no|disable|drop)(?: the| all)? "
         r"(?:labels|names)(?: (?:of|on|for|from) (?:the )?(?P<layer>.+?))?(?: layer)?|"
-        r"(?:label|annotate)(?: the)? (?P<layer2>.+?)(?: (?:with|by|using) (?:the |their |"
+        r"(?:label|annotate)(?: the| each| every| all(?: the)?)? (?P<layer2>.+?)"
+        r"(?: (?:with|by|using) (?:the |their |"
         r"its )?(?P<field2>[\w ]+?))?|"
         r"(?:show|add|display|put|turn on|switch on)(?: the)? (?P<field3>names?|titles?|labels?) "
         r"(?:of|on|for) (?:the )?(?P<layer3>.+?)(?: (?:on|in) the map)?|"
@@ -367,6 +373,10 @@ FIRST_RULES: list[tuple[str, str]] = [
     ),
     (
         "size_by",
+        r"(?:change|vary|set|scale|adjust|base)(?: the)? (?:symbol |circle |point )?"
+        r"(?:sizes?|radius)"
+        r" of(?: the)? (?P<layer9>.+?) (?:by|according to|based on|depending on|with|on) "
+        r"(?:the |their |its )?(?P<field9>[\w ]+?)|"
         r"(?:size|scale|sise)(?: the)? (?P<layer>.+?) (?:by|according to|based on|"
         r"proportional to|proportionally to|with) (?:the |their |its )?"
         r"(?P<field>[\w ]+?)|"
@@ -393,7 +403,8 @@ FIRST_RULES: list[tuple[str, str]] = [
         r"(?:show|make|turn|display|render|draw|view|visuali[sz]e|change)(?: the)? "
         r"(?P<layer>.+?)(?: layer)? (?:as|into|to) (?:a )?heat ?map (?:weighted|"
         r"weighed) by (?:the |their )?(?P<weight>[\w ]+)|"
-        r"(?:(?:make|create|show|draw|give)(?: me)? )?(?:an? )?heat ?map (?:of|for|from) "
+        r"(?:(?:make|create|show|draw|give|get|see|have)(?: me| us)? )?(?:an? )?heat ?map "
+        r"(?:of|for|from) "
         r"(?:the )?(?P<layer2>.+?),? (?:weighted|weighed|by) (?:by )?(?:the |their )?"
         r"(?P<weight2>[\w ]+)|"
         r"(?:make|turn)(?: the)? (?P<layer3>.+?) (?:into )?an? heat ?map,? (?:weighted|weighed) "
@@ -550,7 +561,8 @@ RULES: list[tuple[str, str]] = [
              r"(?: everything| all| the rest| the world| other countries)?"
              r"(?: (?:outside(?: of)?|except|but|apart from|besides|other than|around))?"
              r"(?: the country"
-             r"(?: of)?)? (?P<place>.+?)(?: in (?P<color>[#\w ]+))?(?: on the map)?"),
+             r"(?: of)?)? (?P<place>.+?)(?: in (?P<color>[#\w ]+))?(?: on the map)?"
+             r"(?:,? instead(?: of .+)?)?"),
     ("basemap_category", r"(?P<verb>hide|show|turn off|turn on|switch off|switch on|remove|disable|"
                          r"enable|toggle|display)(?: the| all)? (?P<cats>(?:" + CATEGORY_WORDS +
                          r")(?:(?:,| and|, and) (?:the )?(?:" + CATEGORY_WORDS + r"))*)" + ON_MAP),
@@ -569,8 +581,8 @@ RULES: list[tuple[str, str]] = [
                 r"| tiles| background| layer)?|(?P<style2>" + STYLE_WORDS + r")(?: mode| theme|"
                     r" basemap"
                 r"| base map| map| style| view| tiles| background)?(?: please)?|"
-                r"(?:remove|hide|turn off|switch off|disable|drop|get rid of|no)(?: the)? "
-                r"(?P<off>basemap|base map|background map|background)|"
+                r"(?:remove|hide|turn off|switch off|disable|drop|get rid of|no|without)"
+                r"(?: the| a| any)? (?P<off>basemap|base map|background map|background)|"
                 r"(?:\w+ )*?(?:a |an |the )?(?:basemap|base map|background(?: map)?|map style) "
                 r"(?:with|showing|of|in)(?: the| a)? (?P<style4>" + STYLE_WORDS + r")"
                 r"(?: \(\w+\))?"),
@@ -689,7 +701,9 @@ RULES: list[tuple[str, str]] = [
              r"visit|open|(?:need|want|get)(?: me)?(?: the| a)? map (?:on|of|for|at|around|over)|"
              r"search for|search|i want to see|let me see|can i see|(?:take|have|get) a (?:quick )?"
              r"(?:look|peek|glance) at|look for)"
-             r"(?: me| us)?(?: the map of| a map of| the city of| the country of)? (?P<place2>.+)"),
+             r"(?: me| us)?(?: the map of| a map of| the city of| the country of)? (?P<place2>.+)|"
+             # "I need the Statue of Liberty on screen for the caption"
+             r"(?:(?:put|get|have|bring) )?(?P<place4>.+?) (?:on|onto) (?:the |my )?screen\b.*"),
     ("place", r"(?P<place>[a-z][\w .,'\-]*)"),
 ]  # fmt: skip
 COMPILED = [(kind, re.compile(pattern)) for kind, pattern in FIRST_RULES + RULES]

@@ -41,6 +41,7 @@ FIELD_SYNONYMS = {
     "name": ("title", "label"), "names": ("name",), "people": ("population", "pop"),
     "size": ("area", "population"), "pop": ("population",), "inhabitants": ("population",),
     "residents": ("population",), "population": ("pop", "inhabitants"),
+    "populated": ("population", "pop"), "populous": ("population", "pop"),
     "visits": ("visitors",), "visitor": ("visitors",), "length": ("length_km", "len"),
     "long": ("length", "length_km"), "value": ("val", "score"), "values": ("value",),
 }  # fmt: skip

@@ -75,9 +75,10 @@ COMMON = frozenset(
 )
 POLITE = re.compile(
     r"^(?:please to\s+|(?:no,? )?actually,?\s+|"
-    r"(?:please|pls|plz|kindly|hey|hi|hello|ok|okay|alright|right|now|then|also|and|so|"
+    r"(?:quick one|quick question|one more thing|"
+    r"please|pls|plz|kindly|hey|hi|hello|ok|okay|alright|right|now|then|also|and|so|"
     r"um+|uh+|hm+|well|oh|yes|yeah|quickly|quick|actually|maybe|first|next|finally|"
-    r"lastly|oops|whoops|sorry|my bad|(?:you'?d |we'?d )?better)[,:]?\s+|"
+    r"lastly|oops|whoops|sorry|my bad|(?:you'?d |we'?d )?better|question)[,:]?\s+|"
     r"(?:you|u) (?:can|could)\s+(?=show|take|fly|go)|"
     r"(?:can|could|would|will) (?:you|u)\s+(?:please\s+|pls\s+|kindly\s+|just\s+)?|"
     r"(?:can|could|shall|may) (?:we|i)\s+(?:please\s+|maybe\s+|just\s+)?|"
@@ -112,7 +113,7 @@ SHORTHAND = [
         r"\1 than",
     ),
     (re.compile(r"\s*&\s*"), " and "),
-    (re.compile(r"\b(?:pls|plz)\b,?\s*", re.IGNORECASE), ""),
+    (re.compile(r",?\s*\b(?:pls|plz)\b", re.IGNORECASE), ""),
     (re.compile(r"(?<=\w)[?!]+(?=\s)"), ","),  # "Vienna? thanks": a question mark inside
     # Plans told as such: "I'm flying to Bangkok", "I am going to visit Edinburgh".
     (re.compile(r"\bi'?m (?:flying|going|travell?ing|heading|driving|moving) to\b", re.I), "go to"),
@@ -173,6 +174,17 @@ def normalise(text: str) -> str:
     for pattern, replacement in SHORTHAND:
         text = pattern.sub(replacement, text)
     text = re.sub(r"\s+", " ", text.strip())
+    # "show me please Hamburg", "zoom, please, to level 6": politeness inside a sentence
+    text = re.sub(r"(?<=\w),? (?:please|pls|plz)(?=,? \w)", "", text, flags=re.I)
+    # "zoom in two levels, it's way too far out": the reason for a zoom is no second zoom
+    if re.search(r"\bzoom", text, re.I):
+        text = re.sub(
+            r",? (?:it'?s|it is|we'?re|i'?m) (?:way |much |far |a bit |a little |so )?too "
+            r"(?:far out|far away|zoomed out|close|zoomed in)[.!]*$",
+            "",
+            text,
+            flags=re.I,
+        )
     before = None
     while text != before:  # "hey, could you please ... thanks": one layer at a time
         before = text

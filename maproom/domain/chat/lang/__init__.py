@@ -27,6 +27,8 @@ from maproom.domain.chat.lang import common, de, en, es, fr, pt
 LANGUAGES: dict[str, ModuleType] = {"en": en, "es": es, "pt": pt, "fr": fr, "de": de}
 TOKEN = re.compile(r"\"[^\"]*\"|[\w#]+(?:[-'][\w]+)*|[^\w\s]|\s+")
 LONGEST = 5  # words in the longest phrase of a lexicon
+NAME_JOINS = frozenset({"de", "do", "da", "dos", "das", "del", "di", "du", "des", "la", "le",
+                        "los", "las", "am", "an", "der", "im", "sur", "y", "e"})  # fmt: skip
 
 
 def fold_char(char: str) -> str:
@@ -97,6 +99,7 @@ def english(text: str, code: str, protected: frozenset[str] = frozenset()) -> st
         text = _rewrite(text, pattern, template)
     phrases = _lexicon(code)[0]
     tokens = TOKEN.findall(text)
+    inside: set[int] = set()
     if getattr(module, "NAMES_CAPITALISED", True):  # a capital inside a sentence: a name
         words = [i for i, token in enumerate(tokens) if token.strip()]
         names = {
@@ -105,9 +108,21 @@ def english(text: str, code: str, protected: frozenset[str] = frozenset()) -> st
             if tokens[i][:1].isupper() and tokens[i - 2] not in (".", "?", "!", ";")
         }
         protected = protected | {fold(tokens[i]) for i in names}
+        # "Rio de Janeiro", "Frankfurt am Main": a small word between two names is theirs
+        inside = {
+            words[k]
+            for k in range(1, len(words) - 1)
+            if fold(tokens[words[k]]) in NAME_JOINS
+            and (words[k - 1] in names or (k == 1 and tokens[words[0]][:1].isupper()))
+            and words[k + 1] in names
+        }
     out: list[str] = []
     i = 0
     while i < len(tokens):
+        if i in inside:
+            out.append(tokens[i])
+            i += 1
+            continue
         found = _longest(tokens, i, phrases, protected)
         if found is None:
             out.append(tokens[i])

@@ -45,6 +45,11 @@ REWRITES = [
     (re.compile(r"^(?P<x>.+?) (?:soll|sollen|sollte|sollten) (?:von|vom) (?P<f>.+?) abhangen"
                 + END),
      r"\g<x> depend on \g<f>"),
+    (re.compile(r"\b(?:benenne|nenne) (?P<what>.+?) (?:in|zu) (?P<name>[^\s\"]\S*) um"
+                r"(?= und )"), r'rename \g<what> to "\g<name>"'),
+    # "Jetzt Spanien hervorheben statt Frankreich": highlight Spain instead of France
+    (re.compile(r"^(?:(?:jetzt|nun|bitte) )*(?P<x>[^,]+?) (?:hervorheben|markieren|hervorgehoben)"
+                r"(?P<rest>(?: statt| anstatt| anstelle von) .+)?$"), r"highlight \g<x>\g<rest>"),
     (re.compile(r"\b(?:benenne|nenne) (?P<what>.+?) (?:in|zu|um in) (?P<name>[^\s\"]\S*)"
                 r"(?: um)?$"), r'rename \g<what> to "\g<name>"'),
     (re.compile(r"\b(?:benenne|nenne) (?P<what>.+?) um in (?P<name>.+)$"),
@@ -304,7 +309,8 @@ PHRASES: dict[str, str] = {
     "ozean": "ocean", "gewasser": "water", "flusse": "rivers", "seen": "lakes",
     "parks": "parks", "gebaude": "buildings", "grenzen": "borders",
     # highlight
-    "hebe hervor": "highlight", "hervorheben": "highlight", "markiere": "highlight",
+    "hebe hervor": "highlight", "hervorheben": "highlight", "statt": "instead of",
+    "anstatt": "instead of", "markiere": "highlight",
     "betone": "highlight", "maske": "mask", "hervorhebung": "highlight",
     "entferne die maske": "remove the mask", "entferne die hervorhebung":
     "remove the highlight",

@@ -34,9 +34,11 @@ MARKERS = (
 REWRITES = [
     # Pronouns joined to the verb: "píntalo", "escóndelas".
     (re.compile(r"\b(p[ií]nta|col[oó]r[eé]a|esc[oó]nde|oc[uú]lta|mu[eé]stra|qu[ií]ta|b[oó]rra|"
-                r"ac[eé]rca|al[eé]ja|ren[oó]mbra)(?:lo|la)\b"), r"\1 it"),
+                r"ac[eé]rca|al[eé]ja|ren[oó]mbra|res[aá]lta|dest[aá]ca|[eé]tiqu[eé]ta|f[ií]ltra|ilum[ií]na|"
+                r"c[eé]ntra|ampl[ií]a|elim[ií]na)(?:lo|la)\b"), r"\1 it"),
     (re.compile(r"\b(p[ií]nta|col[oó]r[eé]a|esc[oó]nde|oc[uú]lta|mu[eé]stra|qu[ií]ta|b[oó]rra|"
-                r"ac[eé]rca|al[eé]ja|ren[oó]mbra)(?:los|las)\b"), r"\1 them"),
+                r"ac[eé]rca|al[eé]ja|ren[oó]mbra|res[aá]lta|dest[aá]ca|[eé]tiqu[eé]ta|f[ií]ltra|ilum[ií]na|"
+                r"c[eé]ntra|ampl[ií]a|elim[ií]na)(?:los|las)\b"), r"\1 them"),
     # "¿" and "¡" open a sentence in Spanish; the English grammar has no use for them.
     (re.compile(r"[¿¡]"), ""),
     # "que el tamaño dependa de...": a wish said with "que" is a command.

@@ -13,6 +13,12 @@ MARKERS = ("le", "les", "du", "des", "et", "sur", "dans", "pour", "moi", "une", 
            "est", "sont", "il", "y", "vers", "svp", "stp", "merci", "couche", "couches",
            "combien", "quelle", "quelles", "quel", "quels", "plus", "l", "d", "qu")  # fmt: skip
 REWRITES = [
+    # "incline la carte de 60 degrés", "tourne de 45°": by
+    (re.compile(r"\bde (?=\d+(?:[.,]\d+)? ?(?:degres|degre|°))"), "by "),
+    # "le district le moins peuplé": the least populated district
+    (re.compile(r"\b(?P<n>district|districts|ville|villes|comte|comtes|site|sites|riviere|"
+                r"rivieres|fleuve|fleuves|cafe|cafes|pays|region|regions) (?:le|la|les) "
+                r"(?P<how>plus|moins) (?P<adj>\w+)"), r"\g<how> \g<adj> \g<n>"),
     (re.compile(r"(\w)-t-(il|elle|on)\b"), r"\1 t \2"),  # "y a-t-il"
     # "que la taille dépende de...": a wish said with "que" is a command.
     (re.compile(r"^que (?=(?:le|la|les) )"), ""),
@@ -55,7 +61,12 @@ PHRASES: dict[str, str] = {
     "il en reste combien": "how many are left", "combien il en reste": "how many are left",
     "je prevois un voyage en": "planning a trip to", "je prevois un voyage a": "planning a trip to",
     "retablir": "redo",
-    "choses": "things", "chose": "thing", "etapes": "steps", "actions": "actions",
+    "choses": "things", "chose": "thing", "modifs": "changes", "modif": "change",
+    "finalement": "actually", "plutot": "instead", "mets plutot": "make it",
+    "fais plutot": "make it", "mettez plutot": "make it", "au-dessus des": "above the",
+    "au-dessus du": "above the", "au dessus des": "above the", "au dessus du": "above the",
+    "au-dessous des": "below the", "en dessous des": "below the", "etapes": "steps",
+    "actions": "actions",
     "toute": "all",
     "le reste": "the rest",
     "assombris": "darken",

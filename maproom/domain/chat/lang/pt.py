@@ -44,6 +44,11 @@ MARKERS = (
     "sao",
 )
 REWRITES = [
+    # "afaste um pouco o zoom": zoom out a bit
+    (re.compile(r"\b(?:afaste|afasta|afastar|diminua|diminui|reduza|reduz)(?P<how> um pouco| mais"
+                r"| bastante)? o zoom\b"), r"zoom out\g<how>"),
+    (re.compile(r"\b(?:aumente|aumenta|aproxime|aproxima)(?P<how> um pouco| mais| bastante)? o "
+                r"zoom\b"), r"zoom in\g<how>"),
     (re.compile(r"-(os|as)\b"), " them"),  # "mostra-os"
     (re.compile(r"-(los|las)\b"), " them"),  # "mostrá-los": an infinitive and its pronoun
     # "que o tamanho dependa de...": a wish said with "que" is a command.
@@ -183,6 +188,11 @@ PHRASES: dict[str, str] = {
     "ponderado pela": "weighted by",
     "ponderado pelos": "weighted by",
     "leva me a": "take me to",
+    "leva me ao": "take me to",
+    "zoom no nivel": "zoom to level", "no nivel": "to level",
+    "leva me aos": "take me to",
+    "leva me as": "take me to",
+    "leve me ao": "take me to",
     "leva me para": "take me to",
     "leva me pro": "take me to",
     "leva me pra": "take me to",

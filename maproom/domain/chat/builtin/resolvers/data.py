@@ -27,6 +27,7 @@ from maproom.geo import camera
 MEASURES = {
     "big": ("population", "pop", "size", "area", "value", "visitors", "length"),
     "populous": ("population", "pop", "inhabitants"),
+    "populated": ("population", "pop", "inhabitants"),
     "people": ("population", "pop", "inhabitants"),
     "visited": ("visitors", "visits"), "popular": ("visitors", "visits", "rating"),
     "long": ("length", "length_km", "km"), "high": ("value", "height", "elevation"),
@@ -280,6 +281,8 @@ def ranked(
     if isinstance(layers, Ask):
         return layers
     layer = layers[0]
+    rest = re.sub(r"(?:\b(?:in|of|from|on) |^)(?:the|this|that|my|our) (?:layer|map|data|dataset)$",
+                  "", rest).strip()  # fmt: skip
     field_text = (slots.get("field") or "").strip()
     by = re.search(r"\b(?:by|in terms of|based on|for|of) (?:the )?(?P<f>[\w ]+)$", rest)
     if by and not field_text:

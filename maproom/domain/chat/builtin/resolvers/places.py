@@ -115,6 +115,11 @@ def outcome_for(
         commands = set(spelled.split()) & COMMAND_WORDS
         if not fuzzy or other or commands or any(keywords.guess(spelled, None)):
             return None
+        first = text.split(",")[0].strip()
+        if "," in text and first[:1].isupper():  # "Kyoto, I'm writing about the temples":
+            found = find(mind, first, fuzzy=fuzzy)  # a place, then a sentence of its own
+            if isinstance(found, Place) or found.candidates:
+                return None
         return Fail(phrase("no_place", name=text))
     if found.clear:
         return to_place(mind, kind, slots, found.candidates[0])
