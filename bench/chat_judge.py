@@ -106,7 +106,12 @@ def _label(layer: dict[str, Any], field: str) -> bool:
 
 def _colour(layer: dict[str, Any], wanted: str) -> bool:
     key = COLOUR_KEYS.get(layer.get("geometry_type") or "", "circle-color")
-    return _renderer(layer).get("type") == "single" and family(_paint(layer).get(key)) == wanted
+    renderer = _renderer(layer)
+    one_colour = renderer.get("type") == "single" or (  # sized by a field, in one colour
+        renderer.get("type") == "interpolated"
+        and not any(key in (stop.get("paint") or {}) for stop in renderer.get("stops") or [])
+    )
+    return one_colour and family(_paint(layer).get(key)) == wanted
 
 
 def _opacity_below(layer: dict[str, Any], limit: float) -> bool:

@@ -290,6 +290,11 @@ class Gazetteer:
                 kept = [p for p in found.candidates if inside(p)]
                 if kept:
                     return self._rank(kept, found.fuzzy)
+            # "the Colosseum in Rome": a landmark named with its town
+            name = re.sub(r"^the ", "", fold(qualified.group("name")))
+            landmark = self._named(name, False, language)
+            if landmark.candidates and landmark.candidates[0].kind == "landmark":
+                return landmark
         return self._named(query, fuzzy, language)
 
     def _named(self, query: str, fuzzy: bool, language: str = "en") -> Found:
@@ -397,11 +402,15 @@ class Gazetteer:
         """How many names of places of one, two or three words in a message are names in
         each language other than English ("Alemania": es), for telling its language."""
         words = fold(text).split()
+        # who writes names with capitals means no name by a word in lower case ("Frame
+        # Greece for our island-hopping campaign": no German "Island")
+        typed = re.sub(r"[^\w]+", " ", text).split()
+        capitals = any(ch.isupper() for ch in text) and len(typed) == len(words)
         found: dict[str, int] = defaultdict(int)
         for size in (1, 2, 3):
             for start in range(len(words) - size + 1):
                 name = " ".join(words[start : start + size])
-                if name in self._names:
+                if name in self._names or (capitals and typed[start].islower()):
                     continue
                 for language, table in self._local.items():
                     if name in table:

@@ -68,7 +68,8 @@ SMALLER = _any(
 )
 SIZE_VALUE = re.compile(
     r"\b(?:radius|size|width|thickness|stroke|line width|weight)\b.*?(?P<value>\d+(?:\.\d+)?)"
-    r"|(?P<value2>\d+(?:\.\d+)?) ?(?:px|pixels?)\b"
+    r"|(?P<value2>\d+(?:\.\d+)?|one|two|three|four|five|six|seven|eight|nine|ten|twelve|"
+    r"fifteen|twenty) ?(?:px|pixels?)\b"
 )
 HOME = re.compile(
     r"\b(?:reset|restore|original|initial|default|home|starting|start|beginning|first)\b.*"

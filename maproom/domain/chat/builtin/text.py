@@ -46,6 +46,7 @@ COMMAND_WORDS = frozenset(VOCABULARY)
 COMMON = frozenset(
     """
     the a an and or but if then than them they their there these those this that what when
+    wide thick pixel pixels px perhaps maybe
     where which while who whom whose why how with without within from into onto over under
     above below between behind before after again once some any each every both more most
     less least much many very just only also too here your yours mine ours its it's let me
@@ -75,10 +76,11 @@ COMMON = frozenset(
 )
 POLITE = re.compile(
     r"^(?:please to\s+|(?:no,? )?actually,?\s+|"
-    r"(?:quick one|quick question|one more thing|"
+    r"(?:quick one|quick question|one more thing|nah|nope|yo|"
     r"please|pls|plz|kindly|hey|hi|hello|ok|okay|alright|right|now|then|also|and|so|"
     r"um+|uh+|hm+|well|oh|yes|yeah|quickly|quick|actually|maybe|first|next|finally|"
-    r"lastly|oops|whoops|sorry|my bad|(?:you'?d |we'?d )?better|question)[,:]?\s+|"
+    r"lastly|oops|whoops|sorry|my bad|(?:you'?d |we'?d )?better|question|out of interest|"
+    r"just curious|i wonder)[,:!]?\s+|"
     r"(?:you|u) (?:can|could)\s+(?=show|take|fly|go)|"
     r"(?:can|could|would|will) (?:you|u)\s+(?:please\s+|pls\s+|kindly\s+|just\s+)?|"
     r"(?:can|could|shall|may) (?:we|i)\s+(?:please\s+|maybe\s+|just\s+)?|"
@@ -113,6 +115,7 @@ SHORTHAND = [
         r"\1 than",
     ),
     (re.compile(r"\s*&\s*"), " and "),
+    (re.compile(r"\b(take me|take us|go|fly|head|bring me|back) 2 (?=[a-z])", re.I), r"\1 to "),
     (re.compile(r",?\s*\b(?:pls|plz)\b", re.IGNORECASE), ""),
     (re.compile(r"(?<=\w)[?!]+(?=\s)"), ","),  # "Vienna? thanks": a question mark inside
     # Plans told as such: "I'm flying to Bangkok", "I am going to visit Edinburgh".

@@ -31,6 +31,14 @@ MARKERS = ("der", "die", "das", "den", "dem", "des", "und", "auf", "nach", "mit"
 # Where a clause ends: the particle of a split verb comes just before.
 END = r"(?=\s*(?:[,.!?;]|$|bitte\b|und\b|dann\b))"
 REWRITES = [
+    (re.compile(r"^(?:wurden|konnten|wurdest|konntest|kannst|konnen) (?:sie|du) (?:bitte |mal )*"
+                r"(?P<x>[^?.!]+?) (?P<v>anzeigen|zeigen|einblenden|ausblenden|entfernen|loschen|"
+                r"markieren|hervorheben)(?=\s*(?:[?.!]|$))"),
+     r"\g<v> \g<x>"),
+    (re.compile(r"^(?P<x>(?:auf|zu|nach|in|an) [^?.!]+?) zoomen(?=\s*(?:[?.!]|$))"),
+     r"zoom \g<x>"),
+    (re.compile(r"^(?P<x>(?:zu|nach|in) [^?.!]+?) (?:fliegen|springen)(?=\s*(?:[?.!]|$))"),
+     r"fly \g<x>"),
     (re.compile(r"\balles au(?:ss|ß)er(?:halb)?(?: von)? (?P<what>.+?) (?:abdunkeln|ausgrauen|"
                 r"verdunkeln)\b"), r"highlight \g<what>"),
     # "Dunkle alles außerhalb von Deutschland ab", "Graue alles außer Japan aus".
@@ -45,14 +53,14 @@ REWRITES = [
     (re.compile(r"^(?P<x>.+?) (?:soll|sollen|sollte|sollten) (?:von|vom) (?P<f>.+?) abhangen"
                 + END),
      r"\g<x> depend on \g<f>"),
-    (re.compile(r"\b(?:benenne|nenne) (?P<what>.+?) (?:in|zu) (?P<name>[^\s\"]\S*) um"
+    (re.compile(r"\b(?:benenne?|nenne?) (?P<what>.+?) (?:in|zu) (?P<name>[^\s\"]\S*) um"
                 r"(?= und )"), r'rename \g<what> to "\g<name>"'),
     # "Jetzt Spanien hervorheben statt Frankreich": highlight Spain instead of France
     (re.compile(r"^(?:(?:jetzt|nun|bitte) )*(?P<x>[^,]+?) (?:hervorheben|markieren|hervorgehoben)"
                 r"(?P<rest>(?: statt| anstatt| anstelle von) .+)?$"), r"highlight \g<x>\g<rest>"),
-    (re.compile(r"\b(?:benenne|nenne) (?P<what>.+?) (?:in|zu|um in) (?P<name>[^\s\"]\S*)"
+    (re.compile(r"\b(?:benenne?|nenne?) (?P<what>.+?) (?:in|zu|um in) (?P<name>[^\s\"]\S*)"
                 r"(?: um)?$"), r'rename \g<what> to "\g<name>"'),
-    (re.compile(r"\b(?:benenne|nenne) (?P<what>.+?) um in (?P<name>.+)$"),
+    (re.compile(r"\b(?:benenne?|nenne?) (?P<what>.+?) um in (?P<name>.+)$"),
      r'rename \g<what> to "\g<name>"'),
     (re.compile(r"\b(?:mach|mache|machen sie)(?: das| es| dies| die letzte anderung| den "
                 r"letzten schritt)? ruckgangig\b"), "undo"),
@@ -97,6 +105,17 @@ AFTER = [
     ),
 ]
 PHRASES: dict[str, str] = {
+    # spoken forms (issue sets L and M): "Bringen Sie mich", "Servus", "nach Norden ausrichten"
+    "bringen sie mich": "take me", "servus": "hello", "gruezi": "hello",
+    "moin": "hello", "nach norden ausrichten": "north up",
+    "einnorden": "north up",
+    "karte wieder nach norden ausrichten": "north up again",
+    "karte nach norden ausrichten": "north up",
+    "wieder nach norden ausrichten": "north up again", "genordet": "north up",
+    "ausrichten": "orient",
+    "ausdehnung": "extent", "wohnen im": "live in the",
+    "wohnen in": "live in", "leben im": "live in the", "leben in": "live in",
+    "benenn": "rename",
     "ignoriere das": "ignore that", "ignorier das": "ignore that",
     "mach das nicht": "don't do that", "tu das nicht": "don't do that",
     # asking as a question ("zeigst du mir Wien?"), seeing up close

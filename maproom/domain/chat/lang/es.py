@@ -39,6 +39,11 @@ REWRITES = [
     (re.compile(r"\b(p[ií]nta|col[oó]r[eé]a|esc[oó]nde|oc[uú]lta|mu[eé]stra|qu[ií]ta|b[oó]rra|"
                 r"ac[eé]rca|al[eé]ja|ren[oó]mbra|res[aá]lta|dest[aá]ca|[eé]tiqu[eé]ta|f[ií]ltra|ilum[ií]na|"
                 r"c[eé]ntra|ampl[ií]a|elim[ií]na)(?:los|las)\b"), r"\1 them"),
+    # "¿qué sitio recibe menos visitantes?": a superlative, not "fewer than"
+    (re.compile(r"\b(?:recibe|reciben|tiene|tienen|atrae|atraen) mas (?!de\b|que\b)"),
+     "has the most "),
+    (re.compile(r"\b(?:recibe|reciben|tiene|tienen|atrae|atraen) menos (?!de\b|que\b)"),
+     "has the fewest "),
     # "¿" and "¡" open a sentence in Spanish; the English grammar has no use for them.
     (re.compile(r"[¿¡]"), ""),
     # "que el tamaño dependa de...": a wish said with "que" is a command.
@@ -53,6 +58,9 @@ REWRITES = [
 ]  # fmt: skip
 AFTER = common.NOUN_FIRST
 PHRASES: dict[str, str] = {
+    # spoken forms (issue sets L and M): "kiero", "xfa", "tb", "haceme"
+    "kiero": "i want to", "kiero ver": "show me", "xfa": "please", "x favor": "please",
+    "tb": "too", "tmb": "too", "haceme": "make me", "hazme": "make me",
     "no lo hagas": "don't do that", "ignora eso": "ignore that", "ignora esto": "ignore that",
     # asking as a question ("¿me enseñas Buenos Aires?"), seeing up close
     "me ensenas": "show me", "ensenas": "show", "me muestras": "show me", "muestras": "show",

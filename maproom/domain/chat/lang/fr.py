@@ -46,6 +46,13 @@ REWRITES = [
 ]  # fmt: skip
 AFTER = common.NOUN_FIRST
 PHRASES: dict[str, str] = {
+    # spoken forms (issue sets L and M): "cb", "c'est quoi", "m'y emmener", "un ti-peu"
+    "cb": "how many", "cb de": "how many", "c' est quoi": "what is", "c'est quoi": "what is",
+    "m' y emmener": "take me there", "m' y amener": "take me there", "m' y conduire":
+    "take me there", "y aller": "go there", "le nord en haut": "north up",
+    "nord en haut": "north up", "remets": "put", "reafficher": "show again",
+    "reaffichez": "show again", "un ti peu": "a bit",
+    "un ti-peu": "a bit", "ti-peu": "a bit", "note": "rating",
     "ignore ca": "ignore that", "ne fais pas ca": "don't do that",
     "ne le fais pas": "don't do that", "passe en": "switch to", "passe au": "switch to the",
     "passe a": "switch to",

@@ -281,8 +281,8 @@ def ranked(
     if isinstance(layers, Ask):
         return layers
     layer = layers[0]
-    rest = re.sub(r"(?:\b(?:in|of|from|on) |^)(?:the|this|that|my|our) (?:layer|map|data|dataset)$",
-                  "", rest).strip()  # fmt: skip
+    rest = re.sub(r"(?:(?:\b(?:in|of|from|on) |^)(?:the|this|that|my|our) (?:layer|map|data|dataset"
+                  r"|list|table)|\b(?:on|in) here)$", "", rest).strip()  # fmt: skip
     field_text = (slots.get("field") or "").strip()
     by = re.search(r"\b(?:by|in terms of|based on|for|of) (?:the )?(?P<f>[\w ]+)$", rest)
     if by and not field_text:

@@ -110,6 +110,15 @@ def outcome_for(
     if isinstance(found, Place):
         return to_place(mind, kind, slots, found)
     if not found.candidates:
+        # "Greece for our island-hopping campaign": a place, then why it is wanted
+        why = re.split(r" (?:for (?:our|my|a|an|his|her|their|some)|because|since|as (?:we|i)|"
+                       r"so (?:that|we|i)) ", text, maxsplit=1)[0]  # fmt: skip
+        if why != text and why[:1].isupper():
+            wanted = find(mind, why, fuzzy=False)
+            if isinstance(wanted, Place) or wanted.clear:
+                return to_place(
+                    mind, kind, slots, wanted if isinstance(wanted, Place) else wanted.candidates[0]
+                )
         other = targets.mention(mind, text.split()) is not None
         spelled = Spelled(typed).text
         commands = set(spelled.split()) & COMMAND_WORDS

@@ -54,12 +54,20 @@ def restyle(
     **top: Any,
 ) -> dict[str, Any]:
     """An `update_layer_style`: the layer's style with a new paint, renderer or top-level key
-    (`label`). A new colour makes a classified layer one colour again; a new size or opacity
-    keeps its classes (it goes to the renderer's shared paint, or a heatmap's opacity)."""
+    (`label`). A new colour makes a classified layer one colour again, unless its classes vary
+    only the size ("size the cities by population and make them purple"); a new size or
+    opacity keeps its classes (it goes to the renderer's shared paint, or a heatmap's
+    opacity)."""
     style = {key: value for key, value in layer["style"].items() if key != "_meta"}
     current = dict(style.get("renderer") or {})
+    sized_only = current.get("type") == "interpolated" and not any(
+        key.endswith("color")
+        for stop in current.get("stops") or []
+        for key in stop.get("paint", {})
+    )
     if renderer is None:
         kind = current.get("type") or "single"
+        recolour = recolour and not sized_only
         if kind == "heatmap" and not recolour:
             opacity = [v for k, v in paint.items() if k.endswith("opacity")]
             renderer = {**current, **({"opacity": opacity[0]} if opacity else {})}
