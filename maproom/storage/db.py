@@ -5,7 +5,9 @@ from __future__ import annotations
 import asyncio
 import collections
 import contextlib
+import contextvars
 import functools
+import logging
 import threading
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -23,6 +25,11 @@ from sqlalchemy.sql.compiler import SQLCompiler
 T = TypeVar("T")
 _AUTO = "AUTOCOMMIT"
 _IMMEDIATE = "maproom_immediate"
+log = logging.getLogger(__name__)
+# The groups the event loop's current `Database.run` call wrote in (None outside such a call).
+_JOINED: contextvars.ContextVar[list[_Group] | None] = contextvars.ContextVar(
+    "maproom_joined", default=None
+)
 
 
 def _json_dumps(value: Any) -> str:
@@ -39,6 +46,12 @@ class Database:
     asleep with the lock free. So the writers of one process queue in maproom instead, in
     arrival order, each woken the moment the one before it commits (`FairLock`); SQLite's busy
     handler is left only for writers of other processes.
+
+    The event loop's own writes (`run`) commit in groups: the first opens a transaction, each
+    write is a savepoint in it (its own all or nothing), and the group commits once the loop
+    has run every request that was ready; each request answers after that commit. A commit
+    writes every page it changed to the log, so one commit for the dozen writes that arrive
+    together costs about what one write's did (docs/performance.md, "Writes").
     """
 
     def __init__(self, url: str, pool_size: int = 10) -> None:
@@ -52,6 +65,7 @@ class Database:
         self._write_queue = FairLock() if self.is_sqlite else None
         self._checkpointer = Checkpointer(self.engine) if self.is_sqlite else None
         self._writer: Connection | None = None
+        self._group: _Group | None = None  # the event loop's open group of writes
         self._changers: anyio.CapacityLimiter | None = None  # made on the event loop (`run`)
         # Called (in the writing thread) with the topics of each committed write transaction.
         self.commit_listeners: list[Callable[[frozenset[str]], None]] = []
@@ -70,7 +84,14 @@ class Database:
         waited for the busy loop) and its p99 went from 0.2 s to 1.4 s.
         """
         if self.is_sqlite:
-            return fn(*args, **kwargs)
+            joined: list[_Group] = []
+            token = _JOINED.set(joined)
+            try:
+                return fn(*args, **kwargs)
+            finally:
+                _JOINED.reset(token)
+                for group in dict.fromkeys(joined):  # answer once what was written is durable
+                    await group.committed(self)
         if self._changers is None:
             # No more changes at once than the pool keeps connections: one more would open
             # and close an overflow connection per change (measured: 0.46 of the bare peer
@@ -117,6 +138,8 @@ class Database:
             with self._sqlite_write() as writer:
                 writer.context.update(self.write_context)
                 yield writer
+            if writer.grouped:  # heard of when its group commits
+                return
         else:
             with self.engine.connect() as conn:
                 writer = Writer(conn)
@@ -139,6 +162,8 @@ class Database:
         even pay for a pool checkout.
         """
         if self.is_sqlite:
+            if _JOINED.get() and self._group is not None:  # a read after its own write
+                self._commit_group()
             cursor = self._thread_reader()
             cursor.execute("BEGIN")
             try:
@@ -188,6 +213,19 @@ class Database:
         connection this process writes with, begun and ended on the driver itself (the
         connection is in autocommit mode for SQLAlchemy, which so adds nothing around it)."""
         assert self._write_queue is not None
+        joined = _JOINED.get()
+        if self._group is not None and self._group.thread == threading.get_ident():
+            if joined is None:  # a write of the loop outside `run`: the group commits first
+                self._commit_group()
+            else:
+                with self._in_group(joined) as writer:
+                    yield writer
+                return
+        elif joined is not None:
+            self._open_group()
+            with self._in_group(joined) as writer:
+                yield writer
+            return
         self._write_queue.acquire()
         try:
             if self._writer is None:
@@ -204,6 +242,71 @@ class Database:
             raw.execute("COMMIT")
         finally:
             self._write_queue.release()
+
+    def _raw_writer(self) -> Any:
+        if self._writer is None:
+            self._writer = self.engine.connect().execution_options(isolation_level=_AUTO)
+        return self._writer.connection.dbapi_connection
+
+    def _open_group(self) -> None:
+        """Begin a group of the event loop's writes, committed when the loop comes round."""
+        assert self._write_queue is not None
+        self._write_queue.acquire()
+        try:
+            self._raw_writer().execute("BEGIN IMMEDIATE")
+        except BaseException:
+            self._write_queue.release()
+            raise
+        loop = asyncio.get_running_loop()
+        self._group = _Group(threading.get_ident(), loop.create_future())
+        loop.call_soon(self._commit_group)
+
+    @contextmanager
+    def _in_group(self, joined: list[_Group]) -> Iterator[Writer]:
+        """One write of the open group: a savepoint, released or rolled back on its own."""
+        group = self._group
+        assert group is not None and self._writer is not None
+        raw = self._raw_writer()
+        raw.execute("SAVEPOINT maproom_write")
+        writer = Writer(self._writer)
+        writer.grouped = True
+        try:
+            yield writer
+        except BaseException:
+            raw.execute("ROLLBACK TO maproom_write")
+            raw.execute("RELEASE maproom_write")
+            raise
+        raw.execute("RELEASE maproom_write")
+        group.writers.append(writer)
+        joined.append(group)
+
+    def _commit_group(self) -> None:
+        """Commit the open group; then its writers' listeners and after-commit work run."""
+        group, self._group = self._group, None
+        if group is None:
+            return
+        assert self._write_queue is not None
+        try:
+            raw = self._raw_writer()
+            try:
+                raw.execute("COMMIT")
+            except BaseException as exc:
+                with contextlib.suppress(Exception):
+                    raw.execute("ROLLBACK")
+                group.failed(exc)
+                return
+        finally:
+            self._write_queue.release()
+        group.done.set_result(None)
+        for writer in group.writers:
+            try:
+                if writer.topics:
+                    for listener in self.commit_listeners:
+                        listener(frozenset(writer.topics))
+                for work in writer.after_commit:
+                    work()
+            except Exception:  # the write is durable; what hears of it must not undo that
+                log.exception("after a grouped commit")
 
     def _loop_cursor(self) -> Any:
         """A read cursor of the event loop's thread, on a PostgreSQL connection of its own in
@@ -244,6 +347,7 @@ class Database:
             raw.close()
         self._local = threading.local()
         if self._write_queue is not None:
+            self._commit_group()
             self._write_queue.acquire()  # a write under way ends first
             try:
                 if self._writer is not None:
@@ -261,6 +365,25 @@ def _on_event_loop() -> bool:
     except RuntimeError:
         return False
     return True
+
+
+class _Group:
+    """Write transactions of one event loop committed together (`Database`)."""
+
+    def __init__(self, thread: int, done: asyncio.Future[None]) -> None:
+        self.thread = thread
+        self.done = done
+        self.writers: list[Writer] = []
+
+    async def committed(self, db: Database) -> None:
+        """Wait for the commit (made now if the loop is not going to come round to it)."""
+        if not self.done.done() and db._group is self and not self.done.get_loop().is_running():
+            db._commit_group()
+        await asyncio.shield(self.done)
+
+    def failed(self, exc: BaseException) -> None:
+        self.done.set_exception(exc)
+        self.done.exception()  # retrieved: a group nobody waits for logs nothing
 
 
 class FairLock:
@@ -462,6 +585,7 @@ class Writer(_Statements):
         # blobs whose rows it deleted).
         self.context: dict[str, Any] = {}
         self.after_commit: list[Callable[[], None]] = []
+        self.grouped = False  # committed with others of the event loop (`Database`)
         self._cursor: Any = None
 
     @property
