@@ -22,6 +22,17 @@ For each, against one maproom server (`maproom.app:app_from_env`, one worker, SQ
     python bench/tiles.py [--points 2700000] [--polygons 5000] [--tiles 300]
 
 Needs gdal-bin (ogr2ogr) for the peer.
+
+`python bench/tiles.py cold [--points 1000000] [--rounds 3]` measures *cold* tiles beside tipg
+serving PostGIS (`bench/tipg_peer.py`: PostGIS 3 from Debian's `postgresql-15-postgis-3`, a
+GiST index, tipg from PyPI): the same points in both (a fifth crowded into Paris), the same
+198 tiles (18 per zoom from 4 to 14: two thirds at a random point's tile, one third at a
+Paris point's), fetched 6 at a time as a browser does. Each round restarts each server before
+its tiles (no tile cache, no open index; the operating system's file cache stays warm for
+both), the servers taking turns; the median round of each is reported: tiles/s, p50 and p99
+of a tile, bytes on the wire. Targets: maproom at least as fast as tipg, cold p99 under 1 s.
+What the tiles hold differs by design: maproom thins evenly across space (about 5,500 points
+a tile at most below zoom 15), tipg takes the first 10,000 rows by id in the tile.
 """
 
 from __future__ import annotations
@@ -43,8 +54,8 @@ import orjson
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from harness import PeakGrowth, maproom, maproom_env, serving_pid
-from ingest import OGR_OPTIONS, peer, write_points
+from harness import PeakGrowth, free_port, maproom, maproom_env, serving_pid
+from ingest import KINDS, OGR_OPTIONS, peer, write_points
 
 
 def make_points(path: Path, rows: int) -> np.ndarray:
@@ -137,6 +148,129 @@ def measure(
     }
 
 
+COLD_ZOOMS = range(4, 15)
+COLD_PER_ZOOM = 18
+COLD_CONCURRENCY = 6
+
+
+def cold_tiles(lng: np.ndarray, lat: np.ndarray, crowd: int) -> list[tuple[int, int, int]]:
+    """18 tiles per zoom from 4 to 14: two thirds at a random point, one third in the crowd."""
+    chooser = random.Random(198)
+    tiles = []
+    for z in COLD_ZOOMS:
+        for k in range(COLD_PER_ZOOM):
+            i = chooser.randrange(crowd) if k % 3 == 0 else chooser.randrange(len(lng))
+            tiles.append((z, *tile_of(float(lng[i]), float(lat[i]), z)))
+    return tiles
+
+
+def fetch_all(urls: list[str], headers: dict[str, str]) -> dict[str, Any]:
+    """Every URL, `COLD_CONCURRENCY` at a time: wall time, each one's seconds, wire bytes."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    limits = httpx.Limits(max_connections=COLD_CONCURRENCY)
+    with httpx.Client(headers=headers, timeout=120, limits=limits) as client:
+
+        def one(url: str) -> tuple[float, int, int]:
+            start = time.perf_counter()
+            got = client.get(url)
+            return time.perf_counter() - start, got.status_code, got.num_bytes_downloaded
+
+        start = time.perf_counter()
+        with ThreadPoolExecutor(COLD_CONCURRENCY) as pool:
+            done = list(pool.map(one, urls))
+        wall = time.perf_counter() - start
+    times = sorted(t for t, _, _ in done)
+    return {
+        "rate": len(urls) / wall,
+        "p50": statistics.median(times),
+        "p99": times[math.ceil(len(times) * 0.99) - 1],
+        "wire": sum(b for _, _, b in done) / len(done),
+        "failed": sum(status not in (200, 204) for _, status, _ in done),
+    }
+
+
+def cold(points: int, rounds: int) -> None:
+    """Cold tiles of maproom beside tipg on PostGIS (module docstring)."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    import tipg_peer
+    from harness import server
+
+    tipg_peer.ensure_installed()
+    rng = np.random.default_rng(11)
+    lat, lng = rng.uniform(-60, 70, points), rng.uniform(-180, 180, points)
+    crowd = points // 5
+    lat[:crowd], lng[:crowd] = rng.normal(48.85, 0.08, crowd), rng.normal(2.35, 0.12, crowd)
+    values = rng.normal(100, 25, points)
+    kinds = np.array(KINDS, dtype=object)[np.arange(points) % len(KINDS)]
+    tiles = cold_tiles(lng, lat, crowd)
+    database = "maproom_bench_tipg"
+    tmp = Path(tempfile.mkdtemp(prefix="maproom-cold-"))
+    try:
+        csv = tmp / "points.csv"
+        write_points(csv, lat, lng, values)
+        started = time.perf_counter()
+        tipg_peer.load_points(database, lng, lat, values, list(kinds))
+        loaded = time.perf_counter() - started
+        print(f"PostGIS: {points:,} points loaded and indexed in {loaded:.1f} s")
+        env = maproom_env(tmp / "data", None, UPLOAD_MAX_SIZE_MB="1024",
+                          MAPROOM_RATE_LIMIT_PER_MINUTE="100000000")  # fmt: skip
+        with maproom(env, tmp) as (started_server, key):
+            headers = {"Authorization": f"Bearer {key}"}
+            with httpx.Client(base_url=started_server.base, headers=headers, timeout=1800) as api:
+                project = api.post("/api/v1/sessions", json={"title": "cold"}).json()["id"]
+                with csv.open("rb") as stream:
+                    made = api.post(f"/api/v1/sessions/{project}/files",
+                                    files={"file": ("points.csv", stream)})  # fmt: skip
+                if made.status_code != 201:
+                    raise SystemExit(f"upload: {made.status_code} {made.text}")
+                layer = made.json()["layer"]["layer_id"]
+                api.get(f"/api/v1/sessions/{project}/layers/{layer}/tiles/0/0/0.pbf")  # indexed
+        path = f"/api/v1/sessions/{project}/layers/{layer}/tiles/{{z}}/{{x}}/{{y}}.pbf"
+        runs: dict[str, list[dict[str, Any]]] = {"maproom": [], "tipg": []}
+        for round_ in range(rounds):
+            order = ["maproom", "tipg"] if round_ % 2 == 0 else ["tipg", "maproom"]
+            for name in order:
+                if name == "maproom":
+                    args = ["maproom.app:app_from_env", "--factory"]
+                    with server(args, env, tmp, free_port()) as started_server:
+                        urls = [started_server.base + path.format(z=z, x=x, y=y)
+                                for z, x, y in tiles]  # fmt: skip
+                        runs[name].append(fetch_all(urls, {"Authorization": f"Bearer {key}"}))
+                else:
+                    with tipg_peer.serve(database, free_port()) as template:
+                        urls = [template.format(z=z, x=x, y=y) for z, x, y in tiles]
+                        runs[name].append(fetch_all(urls, {}))
+        report_cold(points, len(tiles), rounds, runs)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def report_cold(points: int, tiles: int, rounds: int, runs: dict[str, list[dict]]) -> None:
+    print(f"\ncold tiles: {points:,} points, {tiles} tiles at zoom 4-14, "
+          f"{COLD_CONCURRENCY} at a time, each server restarted before each of {rounds} rounds "
+          f"(median round)\n")  # fmt: skip
+    print(f"{'server':<34}{'tiles/s':>9}{'p50 ms':>9}{'p99 ms':>9}{'wire KB':>9}{'failed':>8}"
+          f"   rounds (tiles/s)")  # fmt: skip
+    medians = {}
+    for name, label in (("maproom", "maproom (SQLite, tile index)"),
+                        ("tipg", "tipg 1.6 on PostGIS 3 (GiST)")):  # fmt: skip
+        ordered = sorted(runs[name], key=lambda r: r["rate"])
+        median = medians[name] = ordered[len(ordered) // 2]
+        each = ", ".join(f"{r['rate']:.1f}" for r in runs[name])
+        print(f"{label:<34}{median['rate']:>9.1f}{median['p50'] * 1000:>9.0f}"
+              f"{median['p99'] * 1000:>9.0f}{median['wire'] / 1024:>9.1f}{median['failed']:>8}"
+              f"   {each}")  # fmt: skip
+    ratio = medians["maproom"]["rate"] / medians["tipg"]["rate"]
+    print(f"\nratio maproom / tipg: {ratio:.2f} (per round: " + ", ".join(
+        f"{m['rate'] / t['rate']:.2f}" for m, t in zip(runs["maproom"], runs["tipg"], strict=True)
+    ) + ")")  # fmt: skip
+    fast = ratio >= 1.0 and medians["maproom"]["failed"] == 0
+    print(f"target cold tiles at least as fast as tipg: {'met' if fast else 'NOT met'}")
+    p99 = medians["maproom"]["p99"]
+    print(f"target cold p99 < 1 s: {'met' if p99 < 1.0 else 'NOT met'} ({p99 * 1000:.0f} ms)")
+
+
 def ogr(source: Path, target: Path) -> list[str]:
     if source.suffix == ".csv":
         options = [part for option in OGR_OPTIONS for part in ("-oo", option)]
@@ -145,6 +279,13 @@ def ogr(source: Path, target: Path) -> list[str]:
 
 
 def main() -> None:
+    if sys.argv[1:2] == ["cold"]:
+        parser = argparse.ArgumentParser(prog="bench/tiles.py cold")
+        parser.add_argument("--points", type=int, default=1_000_000)
+        parser.add_argument("--rounds", type=int, default=3)
+        opts = parser.parse_args(sys.argv[2:])
+        cold(opts.points, opts.rounds)
+        return
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--points", type=int, default=2_700_000)
     parser.add_argument("--polygons", type=int, default=5_000)

@@ -16,10 +16,10 @@ import functools
 import threading
 from typing import Any
 
-import mapbox_vector_tile
 import numpy as np
 import shapely
 
+from maproom.geo import mvt
 from maproom.geo.countries import all_countries
 from maproom.geo.tiles import check_tile
 from maproom.geo.tilestore import EXTENT, in_tile, to_unit_square
@@ -83,7 +83,7 @@ def tile(z: int, x: int, y: int) -> bytes:
     size = 1.0 / 2**z
     pad = size / 8
     box = shapely.box(x * size - pad, y * size - pad, (x + 1) * size + pad, (y + 1) * size + pad)
-    features = []
+    layer = mvt.Layer(LAYER, EXTENT)
     for i in np.sort(tree.query(box)):
         local = in_tile(shapes[i], x * size, y * size, float(2**z) * EXTENT)
         if local is not None and local.geom_type == "GeometryCollection":
@@ -91,9 +91,5 @@ def tile(z: int, x: int, y: int) -> bytes:
         if local is not None and not local.is_empty:
             # half a screen pixel (tile units: EXTENT / 512 per pixel), whatever the band
             local = shapely.simplify(local, EXTENT / TILE_PIXELS / 2, preserve_topology=True)
-            features.append({"geometry": local, "properties": props[i]})
-    encoded: bytes = mapbox_vector_tile.encode(
-        [{"name": LAYER, "features": features}],
-        default_options={"extents": EXTENT, "y_coord_down": True},
-    )
-    return encoded
+            layer.add_shape(local, props[i])
+    return mvt.encode([layer])

@@ -58,13 +58,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import mapbox_vector_tile
 import numpy as np
 import orjson
 import shapely
 import shapely.affinity
 from numpy.typing import NDArray
 
+from maproom.geo import mvt
 from maproom.geo.tiles import check_tile
 
 MAGIC = b"MRTILES1"
@@ -444,12 +444,9 @@ class TileStore:
         picked = self._candidates(z, x, y, depth)
         scale = float(2**z) * EXTENT
         x0, y0 = x / 2**z, y / 2**z
-        features = self._features(picked, z, x0, y0, scale, keep)
-        encoded: bytes = mapbox_vector_tile.encode(
-            [{"name": layer_name, "features": features}],
-            default_options={"extents": EXTENT, "y_coord_down": True},
-        )
-        return encoded
+        layer = mvt.Layer(layer_name, EXTENT)
+        self._features(layer, picked, z, x0, y0, scale, keep)
+        return mvt.encode([layer])
 
     def _candidates(self, z: int, x: int, y: int, depth: int) -> NDArray[Any]:
         """Records whose boxes reach into the buffered tile, thinned (module docstring)."""
@@ -508,16 +505,19 @@ class TileStore:
 
     def _features(
         self,
+        layer: mvt.Layer,
         picked: NDArray[np.int64],
         z: int,
         x0: float,
         y0: float,
         scale: float,
         wanted: Callable[[dict[str, Any] | None], bool] | None = None,
-    ) -> list[dict[str, Any]]:
+    ) -> None:
+        """Add the picked features to the layer: points exact, the others clipped to the
+        tile's buffer."""
         c = self._c
         if not picked.size:
-            return []
+            return
         b = self._boxes(picked)
         points = (b[:, 0] == b[:, 2]) & (b[:, 1] == b[:, 3])
         if points.any():  # one point per screen pixel: the others draw the same
@@ -533,23 +533,43 @@ class TileStore:
         picked = picked[:MAX_TILE_FEATURES]
         offsets = np.asarray(c.offsets[picked])
         order = np.argsort(offsets)
-        features: list[dict[str, Any]] = []
+        lengths = np.asarray(c.lengths[picked])[order].tolist()
+        lngs: list[float] = []
+        lats: list[float] = []
+        point_properties: list[dict[str, Any]] = []
         fd = os.open(self.data, os.O_RDONLY)
         try:
-            for i, offset in zip(picked[order], offsets[order], strict=True):
-                if offset & HEAVY_FLAG:
-                    at = self._heavy_at + int(offset & ~HEAVY_FLAG)
-                    feature = self._heavy_feature(at, z, x0, y0, scale, wanted)
-                else:
-                    parsed = orjson.loads(os.pread(fd, int(c.lengths[i]), int(offset)))
-                    if wanted is not None and not wanted(parsed.get("properties")):
-                        continue
-                    feature = _mvt_feature(parsed, x0, y0, scale)
-                if feature is not None:
-                    features.append(feature)
+            for offset, length in zip(offsets[order].tolist(), lengths, strict=True):
+                if offset & (1 << 63):
+                    at = self._heavy_at + (offset & ~(1 << 63))
+                    heavy = self._heavy_feature(at, z, x0, y0, scale, wanted)
+                    if heavy is not None:
+                        layer.add_shape(*heavy)
+                    continue
+                parsed = orjson.loads(os.pread(fd, length, offset))
+                properties = parsed.get("properties")
+                if wanted is not None and not wanted(properties):
+                    continue
+                geometry = parsed.get("geometry")
+                if not geometry:
+                    continue
+                if geometry.get("type") == "Point":  # projected together, below
+                    lng, lat = geometry["coordinates"][:2]
+                    lngs.append(lng)
+                    lats.append(lat)
+                    point_properties.append(_properties(properties))
+                    continue
+                shape = _in_tile_shape(geometry, x0, y0, scale)
+                if shape is not None:
+                    layer.add_shape(shape, _properties(properties))
         finally:
             os.close(fd)
-        return features
+        if lngs:
+            ux, uy = _unit(np.asarray(lngs, dtype=np.float64), np.asarray(lats, dtype=np.float64))
+            cols = np.trunc((ux - x0) * scale).astype(np.int64).tolist()
+            rows = np.trunc((uy - y0) * scale).astype(np.int64).tolist()
+            for col, row, properties in zip(cols, rows, point_properties, strict=True):
+                layer.add_point(col, row, properties)
 
     def _heavy_feature(
         self,
@@ -559,8 +579,9 @@ class TileStore:
         y0: float,
         scale: float,
         keep: Callable[[dict[str, Any] | None], bool] | None = None,
-    ) -> dict[str, Any] | None:
-        """A heavy feature's version for zoom `z` (module docstring), clipped to the tile."""
+    ) -> tuple[Any, dict[str, Any]] | None:
+        """A heavy feature's version for zoom `z` (module docstring), clipped to the tile, and
+        its properties."""
         with self.index.open("rb") as file:
             file.seek(at)
             size = int.from_bytes(file.read(4), "little")
@@ -582,33 +603,18 @@ class TileStore:
         clipped = in_tile(near, x0, y0, scale)
         if clipped is None:
             return None
-        return {"geometry": clipped, "properties": _properties(header["properties"])}
+        return clipped, _properties(header["properties"])
 
 
 def _morton_one(col: int, row: int) -> int:
     return int(_morton(np.asarray([col], dtype=np.uint64), np.asarray([row], dtype=np.uint64))[0])
 
 
-def _mvt_feature(
-    feature: dict[str, Any], x0: float, y0: float, scale: float
-) -> dict[str, Any] | None:
-    """One GeoJSON feature in tile pixels (points exact, others clipped to the buffer)."""
-    geometry = feature.get("geometry")
-    if not geometry:
-        return None
-    props = _properties(feature.get("properties"))
-    if geometry.get("type") == "Point":
-        lng, lat = geometry["coordinates"][:2]
-        ux, uy = _unit(np.asarray([lng]), np.asarray([lat]))
-        col, row = int((ux[0] - x0) * scale), int((uy[0] - y0) * scale)
-        return {"geometry": f"POINT ({col} {row})", "properties": props}
+def _in_tile_shape(geometry: dict[str, Any], x0: float, y0: float, scale: float) -> Any:
+    """A GeoJSON geometry (not a point) in tile pixels, clipped to the buffer; or None."""
     shape = shapely.geometry.shape(geometry)
-
     unit = shapely.transform(shape, lambda c: to_unit_square(c[:, 0], c[:, 1]))
-    clipped = in_tile(unit, x0, y0, scale)
-    if clipped is None:
-        return None
-    return {"geometry": clipped, "properties": props}
+    return in_tile(unit, x0, y0, scale)
 
 
 def in_tile(unit_shape: Any, x0: float, y0: float, scale: float) -> Any:
