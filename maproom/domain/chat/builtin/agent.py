@@ -29,7 +29,7 @@ from maproom.domain.chat import lang
 from maproom.domain.chat.builtin import grammar, resolvers
 from maproom.domain.chat.builtin.gazetteer import DEMONYMS, Gazetteer, fold
 from maproom.domain.chat.builtin.memory import Memory
-from maproom.domain.chat.builtin.mind import Mind, Read, acts
+from maproom.domain.chat.builtin.mind import TALK, Mind, Read, acts
 from maproom.domain.chat.builtin.outcome import Ask, DataKey, Done, Fail, Need, Phrase
 from maproom.domain.chat.builtin.text import normalise
 from maproom.domain.chat.turn import Turn, bad_actions
@@ -252,6 +252,8 @@ class Talk:
         clauses after a question are read again once it is answered."""
         batch: list[dict[str, Any]] = []
         said: list[Phrase] = []
+        if len(read) > 1 and acts(read):  # "Good afternoon! ... show me Edinburgh": no help
+            read = [(clause, o) for clause, o in read if not _talk(o)]
         for index, (_, outcome) in enumerate(read):
             if isinstance(outcome, Ask):
                 if await self.apply(batch, said):
@@ -379,3 +381,13 @@ def removed(batch: list[dict[str, Any]], view: dict[str, Any]) -> list[str]:
 def resolved(read: Read) -> bool:
     """Whether every clause of a reading resolved."""
     return all(not isinstance(outcome, Fail) for _, outcome in read)
+
+
+def _talk(outcome: Any) -> bool:
+    """Whether an outcome only talks ("hello", and what the agent can do)."""
+    return (
+        isinstance(outcome, Done)
+        and not outcome.actions
+        and not (outcome.undo or outcome.redo)
+        and all(p.key in TALK for p in outcome.said)
+    )

@@ -41,6 +41,7 @@ from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from importlib import resources
+from typing import Any
 
 from rapidfuzz import fuzz, process
 from rapidfuzz.distance import OSA
@@ -105,6 +106,16 @@ class Place:
         if self.kind not in ("country", "area"):
             parts.append(self.country_name)
         return ", ".join(dict.fromkeys(part for part in parts if part))
+
+
+def as_json(place: Place) -> dict[str, Any]:
+    """A place as the memory and a question's choices keep it."""
+    return {
+        "kind": place.kind, "code": place.code, "name": place.name, "country": place.country,
+        "country_name": place.country_name, "region": place.region,
+        "region_name": place.region_name, "lng": place.lng, "lat": place.lat,
+        "box": list(place.box) if place.box else None, "population": place.population,
+    }  # fmt: skip
 
 
 # Countries whose towns people tell apart by region ("Springfield, Illinois").

@@ -12,7 +12,7 @@ from typing import Any
 class Memory:
     """The last place, the last layers named or changed, and the last thing done."""
 
-    place: dict[str, Any] | None = None  # as `places.as_json` stores a place
+    place: dict[str, Any] | None = None  # as `gazetteer.as_json` stores a place
     layers: list[str] = field(default_factory=list)  # layer ids
     intent: dict[str, Any] | None = None  # the last clause acted on: {"kind", "slots"}
     focus: str = ""  # what was named last: "place" or "layers"

@@ -16,12 +16,13 @@ from __future__ import annotations
 
 import copy
 import inspect
+import re
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 from maproom.domain.chat import lang
 from maproom.domain.chat.builtin import grammar, keywords, scene, targets
-from maproom.domain.chat.builtin.gazetteer import Gazetteer, fold
+from maproom.domain.chat.builtin.gazetteer import FUZZY_TOWNS, Gazetteer, as_json, fold
 from maproom.domain.chat.builtin.memory import Memory
 from maproom.domain.chat.builtin.outcome import Ask, DataKey, Done, Fail, Need, Outcome, Phrase
 from maproom.domain.chat.builtin.text import COMMAND_WORDS, COMMON, Spelled, normalise
@@ -118,7 +119,8 @@ class Mind:
         for clause in cut:
             outcome = self.understand_clause(clause, guess=guess)
             if outcome is None:
-                if lenient:
+                if lenient:  # chatter; a place it names is what "it" and "there" mean next
+                    self._named_in_passing(clause)
                     continue
                 break
             read.append((clause, outcome))
@@ -130,6 +132,16 @@ class Mind:
         if lenient:
             return read if acts(read) else None
         return read if len(read) == len(cut) else None
+
+    def _named_in_passing(self, clause: str) -> None:
+        """Remember a well-known place a sentence names by a capitalised name ("we spent our
+        honeymoon in Edinburgh", then "I would love to see it on the map")."""
+        name = r"[A-Z][\w'-]+(?:(?: (?:de|da|do|del|of|la|am))? [A-Z][\w'-]+)*"
+        for run in re.finditer(rf"(?<![\w']){name}", clause):
+            found = self.places.find(run.group(0), fuzzy=False, language=self.language)
+            place = found.candidates[0] if found.clear and found.candidates else None
+            if place is not None and (place.kind != "city" or place.population >= FUZZY_TOWNS):
+                self.memory.went(as_json(place))
 
     def understand_clause(self, clause: str, *, guess: bool = True) -> Outcome | None:
         """The first reading of a clause that resolves (a failure if only failures do): by

@@ -85,6 +85,7 @@ POLITE = re.compile(
     r"(?:can|could|would|will) (?:you|u)\s+(?:please\s+|pls\s+|kindly\s+|just\s+)?|"
     r"(?:can|could|shall|may) (?:we|i)\s+(?:please\s+|maybe\s+|just\s+)?|"
     r"(?:would|do) you mind\s+|i (?:want|would like|need|wanna)(?: you)?(?: to)?\s+(?=\w)|"
+    r"i(?:'d| would)? (?:really |dearly |so |very much )?(?:love|like) (?:you )?(?:to )?(?=\w)|"
     r"(?:let'?s|lets)\s+|i'?d like (?:you )?(?:to )?(?=\w)|go ahead and\s+|try to\s+|"
     r"(?:please )?help me\s+|(?:but )?(?:ignore|disregard|skip|never mind|don'?t do|do not do) "
     r"(?:that|this|it|them|those)(?: (?:for now|for the moment))?[,.;:!]*\s+|"

@@ -15,7 +15,7 @@ from typing import Any
 import orjson
 
 from maproom.domain.chat.builtin import conditions, targets
-from maproom.domain.chat.builtin.gazetteer import Place, fold
+from maproom.domain.chat.builtin.gazetteer import Place, as_json, fold
 from maproom.domain.chat.builtin.mind import Mind, resolves
 from maproom.domain.chat.builtin.outcome import Ask, Done, Fail, Need, Outcome, phrase
 from maproom.domain.chat.builtin.resolvers import places
@@ -407,7 +407,7 @@ def remember(mind: Mind, layer: Layer, feature: dict[str, Any]) -> None:
     wide = box[2] > box[0] or box[3] > box[1]
     frame = (box[0], box[1], box[2], box[3]) if wide else None
     place = Place("feature", "", feature_name(layer, feature), "", "", "", "", lng, lat, frame, 0)
-    mind.memory.went(places.as_json(place))
+    mind.memory.went(as_json(place))
     mind.memory.named([layer["layer_id"]])
 
 

@@ -13,7 +13,7 @@ from typing import Any
 
 from maproom.domain.chat import lang
 from maproom.domain.chat.builtin import colours, keywords, landmarks, targets
-from maproom.domain.chat.builtin.gazetteer import Found, Place, fold
+from maproom.domain.chat.builtin.gazetteer import Found, Place, as_json, fold
 from maproom.domain.chat.builtin.mind import Mind, resolves
 from maproom.domain.chat.builtin.outcome import Ask, Done, Fail, Outcome, phrase
 from maproom.domain.chat.builtin.resolvers import data
@@ -61,16 +61,6 @@ PLACE_KIND = re.compile(
     r"islands|district|territory|area|municipality|oblast|canton)$",
     re.I,
 )
-
-
-def as_json(place: Place) -> dict[str, Any]:
-    """A place as the memory and a question's choices keep it."""
-    return {
-        "kind": place.kind, "code": place.code, "name": place.name, "country": place.country,
-        "country_name": place.country_name, "region": place.region,
-        "region_name": place.region_name, "lng": place.lng, "lat": place.lat,
-        "box": list(place.box) if place.box else None, "population": place.population,
-    }  # fmt: skip
 
 
 def from_json(data: dict[str, Any]) -> Place:
