@@ -3,6 +3,7 @@ independent decoder (`mapbox-vector-tile`): geometry types, winding, tags of eve
 
 from __future__ import annotations
 
+import itertools
 from typing import Any
 
 import mapbox_vector_tile
@@ -57,7 +58,7 @@ def test_polygons_are_wound_as_version_2_says_and_keep_their_holes() -> None:
     assert shape.equals(shapely.Polygon(outer, [hole]))
     assert shape.area == 100 * 100 - 60 * 60
     exterior = polygon["geometry"]["coordinates"][0]
-    area = sum(a[0] * b[1] - b[0] * a[1] for a, b in zip(exterior, exterior[1:], strict=False))
+    area = sum(a[0] * b[1] - b[0] * a[1] for a, b in itertools.pairwise(exterior))
     assert area > 0  # positive with y down: clockwise on screen
     assert shapely.geometry.shape(multi["geometry"]).area == 100 * 100 + 10 * 10
 

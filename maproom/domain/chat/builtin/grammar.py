@@ -145,8 +145,9 @@ FIRST_RULES: list[tuple[str, str]] = [
         r"(?P<both>(?:,| and) (?:the )?(?:tilt|pitch))?|"
         r"(?:face|point) north(?: up)?|north[- ]up(?: again)?|"
         r"(?:turn|rotate|orient|spin|set|put|make)(?: the)?(?: map| view)?(?: so(?: that)?| with)?"
-        r"(?: the)? (?P<up>north|east|south|west)(?: is| faces| points| stays| ends up)? "
-        r"(?:at the top|on top|up|upwards|facing up|pointing up)(?: again| once more)?",
+        r"(?: the)? (?P<up>north|east|south|west)(?: is| faces| points| stays| ends up)?"
+        r"(?: back| again)? (?:at the top|on top|up|upwards|facing up|pointing up|to the top)"
+        r"(?: again| once more)?",
     ),
     (
         "tilt",
@@ -163,6 +164,8 @@ FIRST_RULES: list[tuple[str, str]] = [
         r"(?:3d|3-d|three.dimensional|perspective|tilted|angled|oblique)"
         r"(?: (?:3d|3-d|tilted|angled))?"
         r"(?: view| mode| map| perspective)?|"
+        r"(?:make|set|put)(?: the)? (?:map|view) (?:inclined|tilted|angled|oblique)"
+        r"(?:,? (?:like|as|for) (?:a |an )?(?:3d|3-d|perspective)(?: view| map)?)?|"
         r"(?:a |the )?(?:3d|3-d|perspective|tilted|angled|oblique)(?: (?:3d|3-d|tilted|angled))?"
         r"(?: view| mode| map| perspective)(?: please)?|(?:3d|3-d)(?: please)?|"
         r"(?P<flat>(?:make it |it |make the (?:map|view|camera) |go back to |back to |view |"
@@ -206,7 +209,8 @@ FIRST_RULES: list[tuple[str, str]] = [
         r"how many [\w ]+? (?:does|do) (?:the )?(?P<rest2>.+?)(?: layer)? (?:have|hold|contain)|"
         r"(?:feature|row|record|point) count (?:for|of|in) (?:the )?(?P<rest3>.+)|"
         r"(?:how many|what(?:'s| is) the number of|the number of|count(?: the| all)?|"
-        r"number of|total number of) (?P<rest>.+?)(?: are there| do (?:i|we) have| exist|"
+        r"number of|total number of) (?P<rest>.+?)(?: are there| do (?:i|we) have| exist| have|"
+        r" has|"
         r" there are| in total| altogether)?(?:(?: are| is)?(?: there)? (?:in|on) (?:the|this|"
         r"that|my) (?:layer|map|dataset|data|table))?",
     ),
@@ -233,6 +237,9 @@ FIRST_RULES: list[tuple[str, str]] = [
         r"(?:the |all(?: the)? |my )?(?P<layer>.+?))?"
         r"(?: (?:combined|together|altogether|all together|in total|overall|put together|"
         r"added up|added together))?|"
+        r"how many (?P<field3>people|inhabitants|residents|visitors) (?P<stat3>in total|"
+        r"altogether|overall|combined) (?:for|in|of|across|at) (?:all )?(?:the )?"
+        r"(?P<layer3>.+)|"
         r"how many (?P<field2>people|inhabitants|residents|visitors) (?:live in |are in |have |"
         r"do |visit )?"
         r"(?:all )?(?:the )?(?P<layer2>.+?)(?: have)? (?P<stat2>in total|together|combined|"
@@ -262,7 +269,7 @@ FIRST_RULES: list[tuple[str, str]] = [
         r"(?P<sup2>" + SUP + r"|more|fewer|less)(?: (?P<field2>[\w ]+))?|"
         r"(?:what|which) (?P<layer3>.+?) is (?:the )?(?P<sup3>" + SUP + r")|"
         r"(?:what|which|who)(?: is| are)? (?:the )?(?P<layer5>.+?) (?:with|that has|having)"
-        r" the (?P<sup5>" + SUP + r")(?: (?P<field5>[\w ]+))?|"
+        r" (?:the )?(?P<sup5>" + SUP + r"|more|less|fewer)(?: (?P<field5>[\w ]+))?|"
         r"(?P<sup4>top|bottom) (?P<n4>\S+) (?P<layer4>.+?)(?: (?:by|in terms of) "
         r"(?P<field4>[\w ]+))?|"
         # "what is the length of the longest river"
@@ -358,6 +365,8 @@ FIRST_RULES: list[tuple[str, str]] = [
     ),
     (
         "label",
+        r"(?:put|show|add|display|use)(?: the)? (?P<field13>names?|titles?) (?:of|for) "
+        r"(?:the )?(?P<layer13>[\w ]+?) (?:like|as) labels?(?: (?:on|in) the map)?|"
         r"(?:put|show|add|write|display) (?:their|the|its) (?P<field9>names?|titles?|labels?) "
         r"on (?:them|it|the map|the (?P<layer9>.+?))|"
         r"(?P<off>hide|remove|turn off|switch off|no|disable|drop)(?: the| all)? "
@@ -379,7 +388,13 @@ FIRST_RULES: list[tuple[str, str]] = [
         r"(?:(?:add|show|put|make|place|display|use|turn on|switch on) )?(?:the )?labels? "
         r"(?:with|showing|using|from) (?:the |their |its )?(?P<field10>[\w ]+?) "
         r"(?:of|for|on) (?:the |all(?: the)? )?(?P<layer10>.+?)(?: layer)?"
-        r"(?: (?:on|in) the map)?",
+        r"(?: (?:on|in) the map)?|"
+        # "can each site show its name on the map?", "put the names of the sites like labels"
+        r"(?:(?:can|could|would|will|let|make) )?(?:each|every|all(?: the)?|the) (?P<layer11>.+?)"
+        r" (?:show|display|have)"
+        r" (?:its|their) (?P<field11>names?|titles?|labels?|\w+)(?: (?:on|in) the map)?|"
+        r"(?:put|show|add|display|use)(?: the)? (?P<field12>names?|titles?) (?:of|for) "
+        r"(?:the )?(?P<layer12>[\w ]+?) (?:like|as) labels?",
     ),
     (
         "size_by",
@@ -400,7 +415,8 @@ FIRST_RULES: list[tuple[str, str]] = [
         r"(?:sized|scaled|sized up|drawn bigger) (?:by|according to|with|based on) "
         r"(?:the |their |its )?(?P<field4>[\w ]+?)|"
         r"(?:make |let )?(?:the )?(?:size|width|radius|thickness|symbol size|point size|"
-        r"line width|sizes) (?:of (?:the )?(?P<layer3>.+?) )?(?:by|according to|based on|from|"
+        r"line width|sizes) (?:of (?:the )?(?P<layer3>.+?) )?(?:(?:should|must|needs to|has to|"
+        r"will|can) )?(?:be )?(?:by|according to|based on|from|"
         r"depend on|depends on|depending on|vary with|varies with|proportional to) "
         r"(?:the |their )?(?P<field3>[\w ]+?)|"
         # "make the city circles bigger for bigger populations"
@@ -504,7 +520,9 @@ FIRST_RULES: list[tuple[str, str]] = [
         r"(?:do|make|apply) (?:that|this|it)(?: too| also| as well)? (?:for|to|with|on) "
         r"(?:the )?(?P<layer4>.+?)"
         r"(?: too| as well| also)?|"
-        r"(?:and )?(?:the )?(?P<layer3>.+?) (?:too|also|as well)",
+        r"(?:and )?(?:the )?(?P<layer3>.+?) (?:too|also|as well)|"
+        # "hide the rivers and also the cities": a bare layer after a clause of this message
+        r"(?:the |all the )?(?P<bare>[\w ]+)",
     ),
 ]
 
@@ -562,19 +580,24 @@ RULES: list[tuple[str, str]] = [
                r"unmask|unhighlight|un-highlight|"
                r"stop (?:highlighting|masking)(?: .+)?|"
                r"no (?:more )?(?:mask|highlight|highlighting)s?|"
-               r"show all countries|(?:take|turn) (?:off|away) the (?:mask|highlight)"
+               r"show all countries|(?:take|turn) (?:off|away|out) the (?:mask|highlight)"
                r"(?: (?:on|from|of|over|around) .+)?|"
                r"(?:take|turn) the (?:mask|highlight) (?:off|away)(?: (?:of|from)?.+)?|"
                r"(?:unmask|unhighlight|un-highlight|stop highlighting|stop masking) .+"),
-    ("mask", r"(?:switch|change|move|set)(?: the)? (?:highlight(?:ed)? country|highlight|mask|"
+    ("mask", r"(?:mask out|black out|shade|grey out|gray out|dim|darken|fade out|fade) "
+             r"(?P<place6>(?:the rest|everything else|all the rest|the others|other countries)"
+             r"(?: of the world)?)|"
+             r"(?:switch|change|move|set)(?: the)? (?:highlight(?:ed)? country|highlight|mask|"
              r"country mask) to (?P<place2>.+?)(?: instead)?|"
              r"(?:mask out|black out|highlight|mask|spotlight|isolate|emphasi[sz]e|outline|"
-             r"focus on|shade|grey out|gray out|dim|darken)"
-             r"(?: everything| all| the rest| the world| other countries)?"
+             r"focus on|shade|grey out|gray out|dim|darken|fade out|fade)"
+             r"(?: everything| all| the rest of the world| the rest| the world| other countries)?"
              r"(?: (?:outside(?: of)?|except|but|apart from|besides|other than|around))?"
              r"(?: the country"
              r"(?: of)?)? (?P<place>.+?)(?: in (?P<color>[#\w ]+))?(?: on the map)?"
-             r"(?:,? instead(?: of .+)?)?"),
+             r"(?:,? instead(?: of .+)?)?"
+             r"(?:,? and (?:fade|dim|darken|grey|gray|black|shade)(?: out)? (?:the rest(?: of the "
+             r"world)?|everything else|all the rest|other countries|the others))?"),
     ("basemap_category", r"(?P<verb>hide|show|turn off|turn on|switch off|switch on|remove|disable|"
                          r"enable|toggle|display)(?: the| all)? (?P<cats>(?:" + CATEGORY_WORDS +
                          r")(?:(?:,| and|, and) (?:the )?(?:" + CATEGORY_WORDS + r"))*)" + ON_MAP),
@@ -699,7 +722,10 @@ RULES: list[tuple[str, str]] = [
     ("remove", r"(?:remove|delete|drop|get rid of|erase|trash|discard|take off|take away)(?: the|"
                r" my)?"
                r" (?P<layer>.+?)" + LAYER + r"(?: from the map| off the map)?"),
-    ("goto", r"(?:(?:set|put|change)(?: the)? )?zoom(?: in)?(?: to| into| at)? (?:level )?"
+    ("goto", r"(?!(?:fly|go|take|bring|zoom|jump|move|navigate|head|travel|pan|center|centre|"
+             r"show|find|frame|focus|set|put|change)\b)"
+             r"(?P<place5>[a-z][\w .'-]+?) at zoom(?: level)? (?P<zoom5>\d+(?:\.\d+)?)|"
+             r"(?:(?:set|put|change)(?: the)? )?zoom(?: in)?(?: to| into| at)? (?:level )?"
              r"(?P<zoom3>\d+(?:\.\d+)?),?(?: (?:and )?(?:centere?d?|centred?|focused))? "
              r"(?:over|on|at|in|around|above) (?P<place3>.+)|"
              r"(?:fly|go|take me|bring me|take us|bring us|zoom|jump|move|navigate|head|travel|pan|"
@@ -739,7 +765,7 @@ TYPED = frozenset(
     }
 )
 SEPARATORS = re.compile(
-    r"(?:,? and then |,? then |; |\. |, and | and also | also | and |, (?=\w)"
+    r"(?:,? and then |,? then |; |\. |, and | and also | also | and |, (?=\w)|: (?=\w)| - (?=\w)"
     r"| (?=without |with no )|,? but (?=not )| (?=with \d+ ?% opacity)"
     r"| (?=with (?:an? |thin |thick )?[#\w]+(?: \w+)? (?:border|outline|stroke|edge)s?$))"
 )

@@ -167,6 +167,10 @@ class Mind:
                 self.done.append({"kind": intent.kind, "slots": intent.slots})
             if not isinstance(outcome, Fail):
                 return outcome
+            if intent.kind == "place" and re.match(
+                re.escape(clause.strip()) + r"\s*(?::|-)\s", normalise(self.message)
+            ):
+                continue  # a heading before the request ("NGO report: ...") is no place
             failure = failure or outcome
         return failure
 

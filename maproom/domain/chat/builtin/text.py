@@ -116,6 +116,16 @@ SHORTHAND = [
         r"\1 than",
     ),
     (re.compile(r"\s*&\s*"), " and "),
+    # learners' forms: "depend of", "show me where is X", "like a new layer", "more zoom"
+    (re.compile(r"\bdepends? of\b", re.I), "depend on"),
+    (re.compile(r"\bshow me where (?:is|are) ", re.I), "show me "),
+    (re.compile(r"\blike a new layer\b", re.I), "as a new layer"),
+    (re.compile(r"\bhow much is the (?=total|sum|average|mean)", re.I), "what is the "),
+    (re.compile(r",? so (?:that )?(?:we|i|you|people|they) can .+$", re.I), ""),
+    (
+        re.compile(r"\bby how many people live (?:there|in (?:it|them|each))\b", re.I),
+        "by population",
+    ),
     (re.compile(r"\b(take me|take us|go|fly|head|bring me|back) 2 (?=[a-z])", re.I), r"\1 to "),
     (re.compile(r",?\s*\b(?:pls|plz)\b", re.IGNORECASE), ""),
     (re.compile(r"(?<=\w)[?!]+(?=\s)"), ","),  # "Vienna? thanks": a question mark inside

@@ -31,6 +31,12 @@ MARKERS = ("der", "die", "das", "den", "dem", "des", "und", "auf", "nach", "mit"
 # Where a clause ends: the particle of a split verb comes just before.
 END = r"(?=\s*(?:[,.!?;]|$|bitte\b|und\b|dann\b))"
 REWRITES = [
+    # "Kannst du nach Wien fliegen?", "Ich will Polen sehen"
+    (re.compile(r"^(?:kannst|konntest|konnen|konnten|wurdest|wurden) (?:du|sie) (?:bitte |mal |"
+                r"mich )*(?P<x>(?:nach|zu|in) [^?.!]+?) (?:fliegen|bringen|springen)"
+                r"(?=\s*(?:[?.!]|$))"), r"fly \g<x>"),
+    (re.compile(r"^(?:ich )?(?:will|mochte|mochten|wurde gern|wurde gerne|wollte) (?P<x>[^?.!]+?)"
+                r" (?:sehen|anschauen|ansehen)(?=\s*(?:[?.!]|$))"), r"show me \g<x>"),
     (re.compile(r"^(?:wurden|konnten|wurdest|konntest|kannst|konnen) (?:sie|du) (?:bitte |mal )*"
                 r"(?P<x>[^?.!]+?) (?P<v>anzeigen|zeigen|einblenden|ausblenden|entfernen|loschen|"
                 r"markieren|hervorheben)(?=\s*(?:[?.!]|$))"),
@@ -106,7 +112,7 @@ AFTER = [
 ]
 PHRASES: dict[str, str] = {
     # spoken forms (issue sets L and M): "Bringen Sie mich", "Servus", "nach Norden ausrichten"
-    "bringen sie mich": "take me", "servus": "hello", "gruezi": "hello",
+    "bringen sie mich": "take me", "wenigste": "fewest", "servus": "hello", "gruezi": "hello",
     "moin": "hello", "nach norden ausrichten": "north up",
     "einnorden": "north up",
     "karte wieder nach norden ausrichten": "north up again",

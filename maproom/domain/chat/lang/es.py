@@ -59,7 +59,9 @@ REWRITES = [
 AFTER = common.NOUN_FIRST
 PHRASES: dict[str, str] = {
     # spoken forms (issue sets L and M): "kiero", "xfa", "tb", "haceme"
-    "kiero": "i want to", "kiero ver": "show me", "xfa": "please", "x favor": "please",
+    "kiero": "i want to", "kiero ver": "show me", "necesito ver": "show me",
+    "se vea en 3d": "it looks 3d", "se vea 3d": "it looks 3d", "xfa": "please",
+    "x favor": "please",
     "tb": "too", "tmb": "too", "haceme": "make me", "hazme": "make me",
     "no lo hagas": "don't do that", "ignora eso": "ignore that", "ignora esto": "ignore that",
     # asking as a question ("¿me enseñas Buenos Aires?"), seeing up close

@@ -13,6 +13,8 @@ MARKERS = ("le", "les", "du", "des", "et", "sur", "dans", "pour", "moi", "une", 
            "est", "sont", "il", "y", "vers", "svp", "stp", "merci", "couche", "couches",
            "combien", "quelle", "quelles", "quel", "quels", "plus", "l", "d", "qu")  # fmt: skip
 REWRITES = [
+    # "en fait, remets-les": show them again (not "put them")
+    (re.compile(r"\bremet(?:s|tez|tre)-(?:les|la|le)\b(?! en| a | au)"), "show them again"),
     # "incline la carte de 60 degrés", "tourne de 45°": by
     (re.compile(r"\bde (?=\d+(?:[.,]\d+)? ?(?:degres|degre|°))"), "by "),
     # "le district le moins peuplé": the least populated district
@@ -47,7 +49,9 @@ REWRITES = [
 AFTER = common.NOUN_FIRST
 PHRASES: dict[str, str] = {
     # spoken forms (issue sets L and M): "cb", "c'est quoi", "m'y emmener", "un ti-peu"
-    "cb": "how many", "cb de": "how many", "c' est quoi": "what is", "c'est quoi": "what is",
+    "je voudrais voir": "show me", "j' aimerais voir": "show me",
+    "plutot en": "make it", "en fait": "actually", "cb": "how many", "cb de": "how many",
+    "c' est quoi": "what is", "c'est quoi": "what is",
     "m' y emmener": "take me there", "m' y amener": "take me there", "m' y conduire":
     "take me there", "y aller": "go there", "le nord en haut": "north up",
     "nord en haut": "north up", "remets": "put", "reafficher": "show again",

@@ -65,7 +65,9 @@ AFTER = common.NOUN_FIRST
 PHRASES: dict[str, str] = {
     # spoken forms (issue sets L and M): "pra ficar em 3D", "pro fundo", "me podia mostrar"
     "pra ficar em 3d": "so it looks 3d", "para ficar em 3d": "so it looks 3d",
-    "pro fundo": "to the bottom",
+    "inclina o mapa": "tilt the map", "inclinar o mapa": "tilt the map",
+    "pro fundo": "to the bottom", "para tras de tudo": "to the bottom",
+    "pra tras de tudo": "to the bottom", "atras de tudo": "to the bottom",
     "sera que me podia mostrar": "show me", "me podia mostrar": "show me",
     "podia me mostrar": "show me", "a cidade de": "",
     "diz me": "tell me", "diga me": "tell me", "me diga": "tell me",

@@ -4,6 +4,7 @@ rivers too" (the last thing done, in this message or the turn before: docs/chat.
 
 from __future__ import annotations
 
+from maproom.domain.chat.builtin import targets
 from maproom.domain.chat.builtin.mind import Mind, resolves
 from maproom.domain.chat.builtin.outcome import Outcome
 
@@ -23,6 +24,13 @@ def same(mind: Mind, slots: dict[str, str]) -> Outcome | None:
     """The last thing done, on the layer this clause names."""
     last = mind.done[-1] if mind.done else mind.memory.intent
     target = (slots.get("layer") or "").strip()
+    if slots.get("bare"):  # only a layer's exact name, after a clause of this very message
+        found = targets.named(mind, slots["bare"])
+        if not mind.done or not isinstance(found, list) or len(found) != 1:
+            return None
+        if not targets.exactly(mind, slots["bare"], found):
+            return None
+        last, target = mind.done[-1], slots["bare"]
     if not last or not target:
         return None
     if last.get("kind") in ON_A_PLACE and "place" in last["slots"]:  # "the same for Berlin"

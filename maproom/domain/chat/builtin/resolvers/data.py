@@ -18,7 +18,6 @@ from maproom.domain.chat.builtin import conditions, targets
 from maproom.domain.chat.builtin.gazetteer import Place, as_json, fold
 from maproom.domain.chat.builtin.mind import Mind, resolves
 from maproom.domain.chat.builtin.outcome import Ask, Done, Fail, Need, Outcome, phrase
-from maproom.domain.chat.builtin.resolvers import places
 from maproom.domain.chat.builtin.targets import Layer, singular
 from maproom.domain.chat.builtin.text import number
 from maproom.geo import camera

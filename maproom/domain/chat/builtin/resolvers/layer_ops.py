@@ -86,7 +86,12 @@ def toggle(mind: Mind, slots: dict[str, str], chosen: list[str] | None = None) -
 
 @resolves("only")
 def only(mind: Mind, slots: dict[str, str], chosen: list[str] | None = None) -> Outcome | None:
-    """ "show only the counties", "just the rivers"."""
+    """ "show only the counties", "just the rivers" (not "only the cafes rated 2 or more": a
+    filter)."""
+    if re.search(r" (?:with|whose|where|rated|over|under|above|below|more than|less than|fewer "
+                 r"than|at least|at most|between|in|from|of|that|which)\b|\d",
+                 slots.get("layer") or ""):  # fmt: skip
+        return None
 
     def make(found: list[Layer]) -> Outcome:
         keep = {layer["layer_id"] for layer in found}
