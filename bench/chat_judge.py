@@ -3,11 +3,12 @@ expectations (the keys are described in bench/chat_sets/README.md)."""
 
 from __future__ import annotations
 
-import colorsys
 import math
 import re
 from collections.abc import Callable
 from typing import Any
+
+from maproom.domain.chat.builtin import colours
 
 State = dict[str, Any]  # {"mapState", "layers": {name: detail}}
 COLOUR_KEYS = {"Point": "circle-color", "LineString": "line-color", "Polygon": "fill-color"}
@@ -25,24 +26,7 @@ def km(a: list[float], b: list[float]) -> float:
 
 def family(colour: str | None) -> str | None:
     """The everyday name of a `#rrggbb` colour's family ("red", "dark blue" is "blue")."""
-    if not isinstance(colour, str) or not re.fullmatch(r"#[0-9a-fA-F]{6}", colour):
-        return None
-    r, g, b = (int(colour[i : i + 2], 16) / 255 for i in (1, 3, 5))
-    hue, light, saturation = colorsys.rgb_to_hls(r, g, b)
-    hue *= 360
-    if light < 0.12:
-        return "black"
-    if light > 0.92:
-        return "white"
-    if saturation < 0.18:
-        return "grey"
-    if 10 <= hue < 45 and light < 0.4:
-        return "brown"
-    if (hue >= 330 or hue < 15) and light >= 0.75:  # a pale red is pink (CSS "pink")
-        return "pink"
-    bands = [(15, "red"), (45, "orange"), (70, "yellow"), (165, "green"), (255, "blue"),
-             (290, "purple"), (340, "pink"), (361, "red")]  # fmt: skip
-    return next(name for top, name in bands if hue < top)
+    return colours.family(colour) if isinstance(colour, str) else None
 
 
 def _renderer(layer: dict[str, Any]) -> dict[str, Any]:

@@ -370,6 +370,13 @@ READINGS: list[tuple[str, Check]] = [
     ("oculta los ríos y también las ciudades",
      everything(shown("Rivers", False), shown("Cities", False))),
     ("highlight Ethiopia and fade out the rest of the world", masked("ET")),
+    # layers by their looks
+    ("paint the squares in green",
+     lambda s, _: s["layers"]["Districts"]["style"]["renderer"]["paint"]["fill-color"]
+     == "#008000" or pytest.fail()),
+    ("colour the lines orange",
+     lambda s, _: s["layers"]["Rivers"]["style"]["renderer"]["paint"]["line-color"]
+     == "#ffa500" or pytest.fail()),
     ("Frame Greece for our island-hopping campaign", near(22.0, 39.0, km=500)),
     ("Could you take us to the Colosseum in Rome? We're putting together a leaflet.",
      near(12.4922, 41.8902, km=2)),
@@ -702,6 +709,9 @@ async def test_what_a_request_leaves_open_is_asked(
         ("destaca o Brasil", "tira o destaque do Brasil", unmasked),
         ("quel district a la valeur la plus élevée ?", "zoome dessus",
          near(-9.45, 38.75, km=10)),
+        ("colour the cities blue and the sites red", "mets les points bleus en jaune",
+         lambda s, _: s["layers"]["Cities"]["style"]["renderer"]["paint"]["circle-color"]
+         == "#ffff00" or pytest.fail()),
         ("hide the cities", "mets la couche des rivières au-dessus de toutes les autres",
          lambda s, _: next(iter(s["layers"])) == "Rivers" or pytest.fail(str(list(s["layers"])))),
     ],

@@ -7,6 +7,7 @@ The CSS colour names come from `webcolors`; a shade word ("dark", "light", "pale
 
 from __future__ import annotations
 
+import colorsys
 import re
 
 import webcolors
@@ -60,6 +61,28 @@ def parse(text: str) -> str | None:
         if colour is not None:
             return mix(colour, SHADES[shade])
     return None
+
+
+def family(colour: str) -> str | None:
+    """The everyday name of a `#rrggbb` colour's family ("dark blue" is "blue")."""
+    if not re.fullmatch(r"#[0-9a-fA-F]{6}", colour):
+        return None
+    r, g, b = (int(colour[i : i + 2], 16) / 255 for i in (1, 3, 5))
+    hue, light, saturation = colorsys.rgb_to_hls(r, g, b)
+    hue *= 360
+    if light < 0.12:
+        return "black"
+    if light > 0.92:
+        return "white"
+    if saturation < 0.18:
+        return "grey"
+    if 10 <= hue < 45 and light < 0.4:
+        return "brown"
+    if (hue >= 330 or hue < 15) and light >= 0.75:
+        return "pink"
+    bands = [(15, "red"), (45, "orange"), (70, "yellow"), (165, "green"), (255, "blue"),
+             (290, "purple"), (340, "pink"), (361, "red")]  # fmt: skip
+    return next(name for top, name in bands if hue < top)
 
 
 def mix(colour: str, amount: float) -> str:

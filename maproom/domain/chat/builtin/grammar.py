@@ -678,7 +678,10 @@ RULES: list[tuple[str, str]] = [
              # "(and perhaps) three pixels wide", after a clause that named the layer
              r"(?:(?:and|perhaps|maybe|also|then) )*(?:make (?:it|them) )?(?P<value>\S+) ?"
              r"(?:pixels?|px)(?: wide| thick| across| in size| big)?"),
-    ("colour", r"(?:change|set|make)(?: the)? (?:fill )?colou?r of(?: the)? (?P<layer2>.+?) "
+    ("colour", r"(?:colou?r|paint|make|turn|recolou?r)(?: the| all the)? (?P<layer5>(?:\w+ )?"
+               r"(?:dots|points|circles|markers|pins|squares|polygons|areas|shapes|lines|routes))"
+               r"(?: to| in| into)? (?P<color5>#[0-9a-f]{3,6}|[a-z]+(?: [a-z]+)?)|"
+               r"(?:change|set|make)(?: the)? (?:fill )?colou?r of(?: the)? (?P<layer2>.+?) "
                r"(?:to|into|as) (?P<color2>.+)|"
                r"(?P<uncoloured>change|set|pick|choose)(?: the)? (?:fill )?colou?rs? of(?: the)? "
                r"(?P<layer4>.+)|"

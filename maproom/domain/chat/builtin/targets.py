@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from rapidfuzz import fuzz, process
 
+from maproom.domain.chat.builtin import colours
 from maproom.domain.chat.builtin.gazetteer import fold
 from maproom.domain.chat.builtin.outcome import Ask, Fail, Outcome, phrase
 
@@ -32,7 +33,8 @@ GEOMETRY_WORDS = {
     "Point": ("points", "point", "dots", "dot", "markers", "marker", "circles", "pins",
               "locations", "symbols"),
     "LineString": ("lines", "line", "routes", "paths", "tracks"),
-    "Polygon": ("polygons", "polygon", "areas", "shapes", "zones", "boundaries"),
+    "Polygon": ("polygons", "polygon", "areas", "shapes", "zones", "boundaries", "squares",
+                "square", "blocks", "patches", "rectangles"),
 }  # fmt: skip
 ALL_GEOMETRY_WORDS = frozenset(word for words in GEOMETRY_WORDS.values() for word in words)
 FIELD_SYNONYMS = {
@@ -131,6 +133,9 @@ def named(mind: Mind, text: str) -> list[Layer] | Ask | None:
         found = named(mind, " ".join(words[:-1]))
         if found:
             return found
+        coloured = _by_colour(mind, " ".join(words[:-1]), words[-1])  # "the blue dots"
+        if coloured:
+            return coloured if len(coloured) == 1 else which(coloured, text)
     parts = [p for p in re.split(r",? and |, ", said) if p]
     if len(parts) > 1:
         every = [named(mind, part) for part in parts]
@@ -138,6 +143,26 @@ def named(mind: Mind, text: str) -> list[Layer] | Ask | None:
             return [layer for found in every if isinstance(found, list) for layer in found]
         return None
     return _closest(mind, said, text, names)
+
+
+def _by_colour(mind: Mind, colour: str, shape: str) -> list[Layer]:
+    """The layers of a shape drawn in one colour of the family named ("the blue dots")."""
+    wanted = colours.parse(colour)
+    if wanted is None:
+        return []
+    geometry = next(g for g, kinds in GEOMETRY_WORDS.items() if shape in kinds)
+    key = {"Point": "circle-color", "LineString": "line-color", "Polygon": "fill-color"}[geometry]
+    found = []
+    for layer in mind.layers:
+        renderer = (layer.get("style") or {}).get("renderer") or {}
+        drawn = (renderer.get("paint") or {}).get(key)
+        if (
+            layer["geometry_type"] == geometry
+            and renderer.get("type") in ("single", None)
+            and (isinstance(drawn, str) and colours.family(drawn) == colours.family(wanted))
+        ):
+            found.append(layer)
+    return found
 
 
 def _closest(mind: Mind, said: str, text: str, names: dict[str, str]) -> list[Layer] | Ask | None:

@@ -13,6 +13,10 @@ MARKERS = ("le", "les", "du", "des", "et", "sur", "dans", "pour", "moi", "une", 
            "est", "sont", "il", "y", "vers", "svp", "stp", "merci", "couche", "couches",
            "combien", "quelle", "quelles", "quel", "quels", "plus", "l", "d", "qu")  # fmt: skip
 REWRITES = [
+    # "les points bleus": the blue points (a colour after its noun)
+    (re.compile(r"\b(?P<n>points|ronds|cercles|lignes|carres|polygones|zones|marqueurs) "
+                r"(?P<c>bleu|rouge|vert|jaune|noir|blanc|gris|orange|violet|rose)s?\b"),
+     r"\g<c> \g<n>"),
     # "en fait, remets-les": show them again (not "put them")
     (re.compile(r"\bremet(?:s|tez|tre)-(?:les|la|le)\b(?! en| a | au)"), "show them again"),
     # "incline la carte de 60 degrés", "tourne de 45°": by
