@@ -355,6 +355,12 @@ READINGS: list[tuple[str, Check]] = [
      lambda s, _: s["mapState"]["basemap"]["style"] == "blank" or pytest.fail()),
     ("Puffer um die Flüsse, 10 km", derived),
     ("yo take me 2 sydney", near(151.21, -33.87)),
+    ("quick - Cape Town pls, it's for slide 4", near(18.42, -33.92)),
+    ("bora para o Recife", near(-34.88, -8.05)),
+    ("Flieg mal eben nach Wien", near(16.37, 48.21)),
+    ("Amène-moi au district qui a la plus grande valeur", near(-9.45, 38.75, km=10)),
+    ("Chuck a heatmap on the sites, weighted by visitors",
+     renderer("Sites", type="heatmap", weightField="visitors")),
     # a heading before the request, a place named in passing, learners' forms
     ("geography class today - show me Peru please", near(-75.0, -9.2, km=600)),
     ("logistics team here: I need Madrid at zoom level 8",

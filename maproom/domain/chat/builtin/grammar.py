@@ -430,7 +430,7 @@ FIRST_RULES: list[tuple[str, str]] = [
         r"(?P<layer>.+?)(?: layer)? (?:as|into|to) (?:a )?heat ?map (?:weighted|"
         r"weighed) by (?:the |their )?(?P<weight>[\w ]+)|"
         r"(?:(?:make|create|show|draw|give|get|see|have)(?: me| us)? )?(?:an? )?heat ?map "
-        r"(?:of|for|from) "
+        r"(?:of|for|from|on) "
         r"(?:the )?(?P<layer2>.+?),? (?:weighted|weighed|by) (?:by )?(?:the |their )?"
         r"(?P<weight2>[\w ]+)|"
         r"heat ?map (?:on|of|for) (?:the )?(?P<layer4>.+?),? weight(?:ed)? ?(?:=|:|by|on) ?"

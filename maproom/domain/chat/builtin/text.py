@@ -76,11 +76,11 @@ COMMON = frozenset(
 )
 POLITE = re.compile(
     r"^(?:please to\s+|(?:no,? )?actually,?\s+|"
-    r"(?:quick one|quick question|one more thing|nah|nope|yo|"
+    r"(?:quick one|quick question|quick -|one more thing|nah|nope|yo|"
     r"please|pls|plz|kindly|hey|hi|hello|ok|okay|alright|right|now|then|also|and|so|"
     r"um+|uh+|hm+|well|oh|yes|yeah|quickly|quick|actually|maybe|first|next|finally|"
-    r"lastly|oops|whoops|sorry|my bad|(?:you'?d |we'?d )?better|question|out of interest|"
-    r"just curious|i wonder)[,:!]?\s+|"
+    r"lastly|(?:oops|whoops|sorry|my bad)[.!]?|(?:you'?d |we'?d )?better|question|"
+    r"out of interest|just curious|i wonder)[,:!]?\s+|"
     r"(?:you|u) (?:can|could)\s+(?=show|take|fly|go)|"
     r"(?:can|could|would|will) (?:you|u)\s+(?:please\s+|pls\s+|kindly\s+|just\s+)?|"
     r"(?:can|could|shall|may) (?:we|i)\s+(?:please\s+|maybe\s+|just\s+)?|"
@@ -118,6 +118,11 @@ SHORTHAND = [
     (re.compile(r"\s*&\s*"), " and "),
     # learners' forms: "depend of", "show me where is X", "like a new layer", "more zoom"
     (re.compile(r"\bdepends? of\b", re.I), "depend on"),
+    (re.compile(r"\b(?:chuck|whack|slap|pop|stick|bung) (?=(?:a|an|the|some) )", re.I), "make "),
+    (re.compile(r"\bbump (them|it) up\b", re.I), r"make \1 bigger"),
+    (re.compile(r"\btake (me|us) up to\b", re.I), r"take \1 to"),
+    (re.compile(r"(?<=[a-z])\s*\+\s*(?=[a-z])", re.I), " and "),  # "rivers + districts"
+    (re.compile(r",? (?:go|now|thanks)[.!]*$", re.I), ""),
     (re.compile(r"\bshow me where (?:is|are) ", re.I), "show me "),
     (re.compile(r"\blike a new layer\b", re.I), "as a new layer"),
     (re.compile(r"\bhow much is the (?=total|sum|average|mean)", re.I), "what is the "),

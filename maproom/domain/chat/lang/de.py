@@ -31,6 +31,16 @@ MARKERS = ("der", "die", "das", "den", "dem", "des", "und", "auf", "nach", "mit"
 # Where a clause ends: the particle of a split verb comes just before.
 END = r"(?=\s*(?:[,.!?;]|$|bitte\b|und\b|dann\b))"
 REWRITES = [
+    # "Filter die Städte nach Einwohnerzahl", "Cafés mit Namen beschriften"
+    (re.compile(r"\bfilter(?:e|n)? (?P<x>.+?) nach (?P<f>\S+)$"), r"filter \g<x> by \g<f>"),
+    (re.compile(r"^(?P<x>.+?) mit (?:den |ihren |ihrem )?(?P<f>\S+) beschriften(?=\s*(?:[?.!]|$))"),
+     r"label \g<x> with \g<f>"),
+    (re.compile(r"^(?:(?:gruezi|gruss gott|hallo|servus|moin),? )?(?:kannst|konntest|konnten|"
+                r"konnen|wurden|wurdest) (?:du|sie) (?:bitte |mal )*(?:auf|nach) (?P<x>[^?.!]+?)"
+                r" zoomen(?=\s*(?:[?.!]|$))"), r"zoom to \g<x>"),
+    # "Blende alles außer den Städten aus": only the cities
+    (re.compile(r"\b(?:blend|blende|blenden sie) alles au(?:ss|ß)er (?P<x>.+?) aus" + END),
+     r"only show \g<x>"),
     # "Kannst du nach Wien fliegen?", "Ich will Polen sehen"
     (re.compile(r"^(?:kannst|konntest|konnen|konnten|wurdest|wurden) (?:du|sie) (?:bitte |mal |"
                 r"mich )*(?P<x>(?:nach|zu|in) [^?.!]+?) (?:fliegen|bringen|springen)"
@@ -112,6 +122,8 @@ AFTER = [
 ]
 PHRASES: dict[str, str] = {
     # spoken forms (issue sets L and M): "Bringen Sie mich", "Servus", "nach Norden ausrichten"
+    "zoom hin": "zoom there", "zoome hin": "zoom there", "zoom dorthin": "zoom there",
+    "flieg hin": "fly there", "flieg dorthin": "fly there", "mal eben": "", "grueezi": "hello",
     "bringen sie mich": "take me", "wenigste": "fewest", "servus": "hello", "gruezi": "hello",
     "moin": "hello", "nach norden ausrichten": "north up",
     "einnorden": "north up",

@@ -11,6 +11,27 @@ __all__ = ["AFTER", "MARKERS", "PHRASES", "REPLIES", "REWRITES", "YES", "shown"]
 
 # Words only Spanish uses among the five (for telling the language).
 MARKERS = (
+    # pronouns joined to a verb (read by the first rewrite): "escóndela"
+    "escondela",
+    "escondelo",
+    "escondelas",
+    "escondelos",
+    "ocultala",
+    "ocultalo",
+    "ocultalas",
+    "ocultalos",
+    "borrala",
+    "borralo",
+    "quitala",
+    "quitalo",
+    "muestrala",
+    "muestralo",
+    "resaltalo",
+    "resaltala",
+    "pintala",
+    "pintalo",
+    "coloreala",
+    "colorealo",
     "el",
     "los",
     "las",
@@ -44,6 +65,9 @@ REWRITES = [
      "has the most "),
     (re.compile(r"\b(?:recibe|reciben|tiene|tienen|atrae|atraen) menos (?!de\b|que\b)"),
      "has the fewest "),
+    (re.compile(r"\bvuelve a poner el norte arriba\b"), "north up again"),
+    (re.compile(r"\bquita(?:le|les)? el resaltado(?: (?:al|del|de la) \w+)?"),
+     "remove the highlight"),
     # "¿" and "¡" open a sentence in Spanish; the English grammar has no use for them.
     (re.compile(r"[¿¡]"), ""),
     # "que el tamaño dependa de...": a wish said with "que" is a command.
@@ -59,6 +83,10 @@ REWRITES = [
 AFTER = common.NOUN_FIRST
 PHRASES: dict[str, str] = {
     # spoken forms (issue sets L and M): "kiero", "xfa", "tb", "haceme"
+    "poner el norte arriba": "north up", "el norte arriba": "north up", "quitale": "remove",
+    "quitale el resaltado": "remove the highlight", "el resaltado": "the highlight",
+    "deja nomas": "only show", "nomas": "only", "deshace": "undo", "ponme": "put",
+    "en pantalla": "on screen", "mostrame": "show me",
     "kiero": "i want to", "kiero ver": "show me", "necesito ver": "show me",
     "se vea en 3d": "it looks 3d", "se vea 3d": "it looks 3d", "xfa": "please",
     "x favor": "please",

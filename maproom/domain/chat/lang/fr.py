@@ -42,7 +42,7 @@ REWRITES = [
                 r"au dessous|en haut|en bas|devant|derriere|en premier|en dernier|en premier "
                 r"plan|en arriere-plan)\b)"), "put "),
     # "quel district a la valeur la plus élevée": has, not "to"
-    (re.compile(r"\b(quel(?:le)?s? \w+|qui) a (?=(?:la|le|les|l') )"), r"\1 has "),
+    (re.compile(r"\b(quel(?:le)?s? \w+) a (?=(?:la|le|les|l') )"), r"\1 has "),
     (re.compile(r"-(moi|nous)\b"), r" \1"),  # "montre-moi"
     (re.compile(r"-(vous|tu|il|elle|on)\b"), r" \1"),  # "pourriez-vous"
     (re.compile(r"\bmet(?:s|tre|tez|s-moi|tez-moi)? (?P<what>.+?) en [ée]vidence\b"),
@@ -54,6 +54,9 @@ AFTER = common.NOUN_FIRST
 PHRASES: dict[str, str] = {
     # spoken forms (issue sets L and M): "cb", "c'est quoi", "m'y emmener", "un ti-peu"
     "je voudrais voir": "show me", "j' aimerais voir": "show me",
+    "direction": "go to", "celles-la": "those", "ceux-la": "those", "celles la": "those",
+    "ceux la": "those", "sous les": "below the",
+    "sous la": "below the", "sous le": "below the",
     "plutot en": "make it", "en fait": "actually", "cb": "how many", "cb de": "how many",
     "c' est quoi": "what is", "c'est quoi": "what is",
     "m' y emmener": "take me there", "m' y amener": "take me there", "m' y conduire":

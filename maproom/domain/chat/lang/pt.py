@@ -11,6 +11,7 @@ from maproom.domain.chat.lang.pt_replies import REPLIES, YES, shown
 __all__ = ["AFTER", "MARKERS", "PHRASES", "REPLIES", "REWRITES", "YES", "shown"]
 
 MARKERS = (
+    "bora",
     "os",
     "as",
     "do",
@@ -65,7 +66,11 @@ AFTER = common.NOUN_FIRST
 PHRASES: dict[str, str] = {
     # spoken forms (issue sets L and M): "pra ficar em 3D", "pro fundo", "me podia mostrar"
     "pra ficar em 3d": "so it looks 3d", "para ficar em 3d": "so it looks 3d",
-    "inclina o mapa": "tilt the map", "inclinar o mapa": "tilt the map",
+    "inclina o mapa": "tilt the map", "leva me la": "take me there", "leva-me la": "take me there",
+    "me leva la": "take me there", "bora para": "go to", "bora pra": "go to", "bora pro": "go to",
+    "bora para o": "go to", "para tras": "to the back", "pra tras": "to the back",
+    "tem no total": "have in total", "teem no total": "have in total",
+    "inclinar o mapa": "tilt the map",
     "pro fundo": "to the bottom", "para tras de tudo": "to the bottom",
     "pra tras de tudo": "to the bottom", "atras de tudo": "to the bottom",
     "sera que me podia mostrar": "show me", "me podia mostrar": "show me",
