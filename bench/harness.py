@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import math
 import os
 import socket
 import subprocess
@@ -16,6 +17,15 @@ from pathlib import Path
 import httpx
 
 SERVER_FLAGS = ["--no-access-log", "--log-level", "warning", "--timeout-graceful-shutdown", "3"]
+
+
+def tile_of(lng: float, lat: float, z: int) -> tuple[int, int]:
+    """The Web Mercator tile (x, y) holding a point at zoom z."""
+    n = 2**z
+    lat = max(-85.05, min(85.05, lat))
+    x = int((lng + 180) / 360 * n)
+    y = int((1 - math.asinh(math.tan(math.radians(lat))) / math.pi) / 2 * n)
+    return min(x, n - 1), min(y, n - 1)
 
 
 def free_port() -> int:

@@ -54,7 +54,7 @@ import orjson
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from harness import PeakGrowth, free_port, maproom, maproom_env, serving_pid
+from harness import PeakGrowth, free_port, maproom, maproom_env, serving_pid, tile_of
 from ingest import KINDS, OGR_OPTIONS, peer, write_points
 
 
@@ -85,14 +85,6 @@ def make_polygons(path: Path, count: int, vertices: int = 200) -> np.ndarray:
             out.write((b",\n" if i else b"") + orjson.dumps(feature))
         out.write(b"\n]}\n")
     return centres
-
-
-def tile_of(lng: float, lat: float, z: int) -> tuple[int, int]:
-    n = 2**z
-    lat = max(-85.05, min(85.05, lat))
-    x = int((lng + 180) / 360 * n)
-    y = int((1 - math.asinh(math.tan(math.radians(lat))) / math.pi) / 2 * n)
-    return min(x, n - 1), min(y, n - 1)
 
 
 def pick_tiles(points: np.ndarray, count: int, seed: int) -> list[tuple[int, int, int]]:

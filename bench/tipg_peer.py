@@ -48,10 +48,8 @@ from __future__ import annotations
 
 import contextlib
 import importlib.util
-import math
 import os
 import shutil
-import socket
 import subprocess
 import sys
 import tempfile
@@ -62,6 +60,7 @@ from pathlib import Path
 import httpx
 import numpy as np
 import psycopg
+from harness import free_port, tile_of
 from psycopg import sql
 
 PG_URL = "postgresql://postgres@127.0.0.1:5432"
@@ -189,12 +188,6 @@ def load_points(
         conn.execute("ANALYZE public.points")
 
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
 def _env(database: str) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items()
            if not k.startswith(("TIPG_", "POSTGRES_", "DB_")) and k != "DATABASE_URL"}  # fmt: skip
@@ -244,15 +237,6 @@ def serve(database: str, port: int, timeout: float = 60) -> Iterator[str]:
                 except subprocess.TimeoutExpired:
                     proc.kill()
                     proc.wait(timeout=15)
-
-
-def tile_of(lng: float, lat: float, z: int) -> tuple[int, int]:
-    """The Web Mercator tile (x, y) holding a point at zoom z."""
-    n = 2**z
-    lat = max(-85.05, min(85.05, lat))
-    x = int((lng + 180) / 360 * n)
-    y = int((1 - math.asinh(math.tan(math.radians(lat))) / math.pi) / 2 * n)
-    return min(x, n - 1), min(y, n - 1)
 
 
 def _main() -> None:
