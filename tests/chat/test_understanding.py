@@ -36,6 +36,19 @@ async def world(api: httpx.AsyncClient) -> str:
     return str(project)
 
 
+async def answered(
+    api: httpx.AsyncClient, message: str, check: Check, before: tuple[str, ...] = ()
+) -> None:
+    """On a fresh world project, the turns `before`, then `message`: it asks nothing back,
+    and `check` holds of the project and the reply."""
+    project = await world(api)
+    for said in before:
+        await chat(api, project, said)
+    reply = await chat(api, project, message)
+    assert reply["question"] is None, reply
+    check(await state(api, project), reply)
+
+
 def near(lng: float, lat: float, km: float = 60) -> Check:
     def check(s: dict[str, Any], _: dict[str, Any]) -> None:
         x, y = s["mapState"]["center"]
@@ -140,10 +153,7 @@ CAPABILITIES: list[tuple[str, Check]] = [
 async def test_capabilities_and_data_answers(
     understanding_api: httpx.AsyncClient, message: str, check: Check
 ) -> None:
-    project = await world(understanding_api)
-    reply = await chat(understanding_api, project, message)
-    assert reply["question"] is None, reply
-    check(await state(understanding_api, project), reply)
+    await answered(understanding_api, message, check)
 
 
 LANGUAGES: list[tuple[str, str, Check]] = [
@@ -452,10 +462,7 @@ async def test_requests_as_people_phrase_them(
     understanding_api: httpx.AsyncClient, message: str, check: Check
 ) -> None:
     """Landmarks, word orders, number words and field values in the five languages."""
-    project = await world(understanding_api)
-    reply = await chat(understanding_api, project, message)
-    assert reply["question"] is None, reply
-    check(await state(understanding_api, project), reply)
+    await answered(understanding_api, message, check)
 
 
 @pytest.mark.parametrize(
@@ -474,11 +481,7 @@ async def test_requests_as_people_phrase_them(
 async def test_a_turn_that_goes_back_to_the_one_before(
     understanding_api: httpx.AsyncClient, before: str, message: str, check: Check
 ) -> None:
-    project = await world(understanding_api)
-    await chat(understanding_api, project, before)
-    reply = await chat(understanding_api, project, message)
-    assert reply["question"] is None, reply
-    check(await state(understanding_api, project), reply)
+    await answered(understanding_api, message, check, before=(before,))
 
 
 LITTLE_WORDS: list[tuple[str, Check]] = [
@@ -520,10 +523,7 @@ async def test_little_words_and_constructions(
     understanding_api: httpx.AsyncClient, message: str, check: Check
 ) -> None:
     """Words of every language and constructions that carry a request (set_g)."""
-    project = await world(understanding_api)
-    reply = await chat(understanding_api, project, message)
-    assert reply["question"] is None, reply
-    check(await state(understanding_api, project), reply)
+    await answered(understanding_api, message, check)
 
 
 async def test_rotation_and_tilt_reset_together_keep_the_place(
@@ -553,11 +553,7 @@ async def test_what_the_turn_before_left(
     understanding_api: httpx.AsyncClient, before: str, message: str, check: Check
 ) -> None:
     """One undo for "oops, undo that"; "how many are left" counts what a filter keeps."""
-    project = await world(understanding_api)
-    await chat(understanding_api, project, before)
-    reply = await chat(understanding_api, project, message)
-    assert reply["question"] is None, reply
-    check(await state(understanding_api, project), reply)
+    await answered(understanding_api, message, check, before=(before,))
 
 
 QUOTED_ORDERS = [
@@ -645,10 +641,7 @@ UNDERSTOOD: list[tuple[str, Check]] = [
 async def test_chatter_typos_and_conditions_around_a_request(
     understanding_api: httpx.AsyncClient, message: str, check: Check
 ) -> None:
-    project = await world(understanding_api)
-    reply = await chat(understanding_api, project, message)
-    assert reply["question"] is None, reply
-    check(await state(understanding_api, project), reply)
+    await answered(understanding_api, message, check)
 
 
 async def test_a_superlative_question_never_restyles(understanding_api: httpx.AsyncClient) -> None:
@@ -727,8 +720,4 @@ async def test_the_turn_before_named_them(
 ) -> None:
     """ "those" are the features the last question counted; "the highlight from Brazil" is the
     mask; "dessus" is the feature the last answer named; "all the others" are every layer."""
-    project = await world(understanding_api)
-    await chat(understanding_api, project, before)
-    reply = await chat(understanding_api, project, message)
-    assert reply["question"] is None, reply
-    check(await state(understanding_api, project), reply)
+    await answered(understanding_api, message, check, before=(before,))
