@@ -82,7 +82,8 @@ CHUNK = 1 << 16
 FILTER_DEPTH = 4  # a filtered tile takes the features of cells this many zooms finer
 HEAVY_BYTES = 64 * 1024  # a feature line longer than this is a heavy feature (docstring)
 HEAVY_ZOOMS = tuple(range(0, FULL_ZOOM + 1, 2))
-HEAVY_FLAG = np.uint64(1 << 63)
+HEAVY_BIT = 1 << 63  # an offset with this bit set points into the heavy section
+HEAVY_FLAG = np.uint64(HEAVY_BIT)
 
 
 # --- at conversion: what each feature is and where ------------------------------------------
@@ -540,8 +541,8 @@ class TileStore:
         fd = os.open(self.data, os.O_RDONLY)
         try:
             for offset, length in zip(offsets[order].tolist(), lengths, strict=True):
-                if offset & (1 << 63):
-                    at = self._heavy_at + (offset & ~(1 << 63))
+                if offset & HEAVY_BIT:
+                    at = self._heavy_at + (offset & ~HEAVY_BIT)
                     heavy = self._heavy_feature(at, z, x0, y0, scale, wanted)
                     if heavy is not None:
                         layer.add_shape(*heavy)

@@ -228,10 +228,8 @@ class Database:
             return
         self._write_queue.acquire()
         try:
-            if self._writer is None:
-                self._writer = self.engine.connect().execution_options(isolation_level=_AUTO)
-            raw = self._writer.connection.dbapi_connection
-            assert raw is not None
+            raw = self._raw_writer()
+            assert self._writer is not None
             raw.execute("BEGIN IMMEDIATE")
             try:
                 writer = Writer(self._writer)
@@ -244,6 +242,7 @@ class Database:
             self._write_queue.release()
 
     def _raw_writer(self) -> Any:
+        """The driver connection this process writes with (opened on first use)."""
         if self._writer is None:
             self._writer = self.engine.connect().execution_options(isolation_level=_AUTO)
         return self._writer.connection.dbapi_connection
