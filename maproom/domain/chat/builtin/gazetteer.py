@@ -160,6 +160,11 @@ class Found:
         """The best candidate, if any."""
         return self.candidates[0] if self.candidates else None
 
+    @property
+    def sure(self) -> Place | None:
+        """The best candidate when it is clear which is meant."""
+        return self.candidates[0] if self.clear and self.candidates else None
+
 
 def fold(text: str) -> str:
     """A name as looked up: lower case, no accents, punctuation as spaces, no leading "the"."""

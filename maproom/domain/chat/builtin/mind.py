@@ -138,8 +138,7 @@ class Mind:
         honeymoon in Edinburgh", then "I would love to see it on the map")."""
         name = r"[A-Z][\w'-]+(?:(?: (?:de|da|do|del|of|la|am))? [A-Z][\w'-]+)*"
         for run in re.finditer(rf"(?<![\w']){name}", clause):
-            found = self.places.find(run.group(0), fuzzy=False, language=self.language)
-            place = found.candidates[0] if found.clear and found.candidates else None
+            place = self.places.find(run.group(0), fuzzy=False, language=self.language).sure
             if place is not None and (place.kind != "city" or place.population >= FUZZY_TOWNS):
                 self.memory.went(as_json(place))
 

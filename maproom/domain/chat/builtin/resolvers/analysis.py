@@ -122,14 +122,15 @@ def _no_condition(mind: Mind, rest: str) -> Outcome | None:
     named = targets.named(mind, bare["layer"]) if bare["layer"] else list(mind.layers)
     if not isinstance(named, list):
         return None
-    holding = [layer for layer in named
-               if targets.field_named(bare["field"], layer.get("fields") or [])]  # fmt: skip
+    fields = [(layer, targets.field_named(bare["field"], layer.get("fields") or []))
+              for layer in named]  # fmt: skip
+    holding = [(layer, field) for layer, field in fields if field is not None]
     if not holding:
         return None
-    field = targets.field_named(bare["field"], holding[0].get("fields") or [])
-    assert field is not None
+    field = holding[0][1]
     mind.memory.field = str(field["name"])
-    return Ask(phrase("filter_how", layers=targets.names_of(holding), field=field["name"]), [], [])
+    layers = targets.names_of([layer for layer, _ in holding])
+    return Ask(phrase("filter_how", layers=layers, field=field["name"]), [], [])
 
 
 @resolves("unfilter")

@@ -108,10 +108,9 @@ def outcome_for(
                        r"so (?:that|we|i)) ", text, maxsplit=1)[0]  # fmt: skip
         if why != text and why[:1].isupper():
             wanted = find(mind, why, fuzzy=False)
-            if isinstance(wanted, Place) or wanted.clear:
-                return to_place(
-                    mind, kind, slots, wanted if isinstance(wanted, Place) else wanted.candidates[0]
-                )
+            place = wanted if isinstance(wanted, Place) else wanted.sure
+            if place is not None:
+                return to_place(mind, kind, slots, place)
         other = targets.mention(mind, text.split()) is not None
         spelled = Spelled(typed).text
         commands = set(spelled.split()) & COMMAND_WORDS
