@@ -19,6 +19,7 @@ from rapidfuzz import fuzz, process
 from maproom.domain.chat.builtin import colours
 from maproom.domain.chat.builtin.gazetteer import fold
 from maproom.domain.chat.builtin.outcome import Ask, Fail, Outcome, phrase
+from maproom.domain.styles import main_colour
 
 if TYPE_CHECKING:
     from maproom.domain.chat.builtin.mind import Mind
@@ -151,16 +152,13 @@ def _by_colour(mind: Mind, colour: str, shape: str) -> list[Layer]:
     if wanted is None:
         return []
     geometry = next(g for g, kinds in GEOMETRY_WORDS.items() if shape in kinds)
-    key = {"Point": "circle-color", "LineString": "line-color", "Polygon": "fill-color"}[geometry]
+    family = colours.family(wanted)
     found = []
     for layer in mind.layers:
         renderer = (layer.get("style") or {}).get("renderer") or {}
-        drawn = (renderer.get("paint") or {}).get(key)
-        if (
-            layer["geometry_type"] == geometry
-            and renderer.get("type") in ("single", None)
-            and (isinstance(drawn, str) and colours.family(drawn) == colours.family(wanted))
-        ):
+        drawn = main_colour(layer.get("style"), geometry)
+        if (layer["geometry_type"] == geometry and renderer.get("type") in ("single", None)
+                and drawn is not None and colours.family(drawn) == family):  # fmt: skip
             found.append(layer)
     return found
 
