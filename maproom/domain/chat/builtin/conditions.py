@@ -13,11 +13,12 @@ holds can be named.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 from maproom.domain.chat import lang
 from maproom.domain.chat.builtin import targets
-from maproom.domain.chat.builtin.gazetteer import fold
+from maproom.domain.chat.builtin.gazetteer import DEMONYMS, Place, fold
 from maproom.domain.chat.builtin.outcome import Fail, Need, phrase
 from maproom.domain.chat.builtin.targets import Layer, singular
 from maproom.domain.chat.builtin.text import AMOUNT_TEXT, number, spelled_as
@@ -209,6 +210,23 @@ def _value(mind: Mind, layer: Layer, said: str) -> Filter | None:
     return _matching(mind, layer, strings, words)
 
 
+def _countries(mind: Mind, phrase_: str) -> Iterator[Place]:
+    """The countries a phrase names by their names, of up to three words each ("the ones in
+    espanha francia y portugal"), or by their people ("german"); no two-letter code ("in")."""
+    words, i = phrase_.split(), 0
+    while i < len(words):
+        for n in (3, 2, 1):
+            name = " ".join(words[i : i + n])
+            name = DEMONYMS.get(name) or DEMONYMS.get(singular(name)) or name
+            country = mind.places.country(name) if len(name) > 3 else None
+            if country is not None:
+                yield country
+                i += n
+                break
+        else:
+            i += 1
+
+
 def _matching(mind: Mind, layer: Layer, fields: list[dict[str, Any]], words: str) -> Filter | None:
     """The values of these fields that a phrase names (each field's most frequent values, from
     the data), as a filter on the field that holds them."""
@@ -224,9 +242,8 @@ def _matching(mind: Mind, layer: Layer, fields: list[dict[str, Any]], words: str
     english = fold(lang.english(phrase_, mind.language)) if mind.language != "en" else phrase_
     said_as = [phrase_] if english == phrase_ else [phrase_, english]
     # a country in any language ("Allemagne", "Espanha"): its English name and its code
-    country = mind.places.country(phrase_) if mind.language != "en" else None
-    if country is not None:
-        said_as += [fold(country.name), fold(country.code)]
+    # and each country of a list ("España, Francia y Portugal"), or its people's ("German")
+    said_as += [n for c in _countries(mind, phrase_) for n in (fold(c.name), fold(c.code))]
     for field, key in zip(fields, keys, strict=True):
         answer = mind.data[key]
         if not isinstance(answer, dict):

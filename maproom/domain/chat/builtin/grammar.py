@@ -300,6 +300,17 @@ FIRST_RULES: list[tuple[str, str]] = [
         r"unfilter(?: the)?(?: (?P<layer4>.+))?",
     ),
     (
+        "keep",
+        r"(?:(?:make|create|save|put|copy|extract|add|give|i (?:need|want|would like))"
+        r"(?: me| us)?(?: please)? )?(?:an? )?(?:new |separate |own )+"
+        r"layer (?:only |just )?(?:with|of|from|for|containing|holding|that has)"
+        r"(?: the| all(?: the)?| only(?: the)?| just(?: the)?)* (?P<rest>.+?)"
+        r"(?: (?:called|named) (?P<name>.+))?|"
+        r"(?:save|put|copy|extract|keep|turn|make)(?: the| all(?: the)?| only(?: the)?)? "
+        r"(?P<rest2>.+?) (?:as|into|in|to) (?:an? )?(?:new|separate|own) layer"
+        r"(?: (?:called|named) (?P<name2>.+))?",
+    ),
+    (
         "filter",
         r"(?:only show|show only|just show|show just|display only|only display|keep only|"
         r"only keep|show me only|show me just|(?:(?:apply|add|put|set|use) (?:a |the )?filter "
@@ -316,7 +327,11 @@ FIRST_RULES: list[tuple[str, str]] = [
         r"(?: that are| which are| with| that have| having| whose)? (?P<cond7>.+)|"
         r"filter(?: the)? (?P<rest5>.+?) (?:down )?to (?:those|the ones|ones|only those|only "
         r"the ones|just those|just the ones) (?:with |that have |having |that are |which are "
-        r"|whose |where )?(?P<cond5>.+)",
+        r"|whose |where )?(?P<cond5>.+)|"
+        # a condition alone: the answer to "which should I keep by population?"
+        r"(?:(?:only|just|keep|show) )*(?:those |the ones |ones |ones? with |the ones with )?"
+        r"(?P<bare>(?:more|less|fewer|over|under|above|below|at least|at most|between|greater|"
+        r"bigger|smaller|higher|lower|>|<) .+)",
     ),
     (
         "buffer",
@@ -353,15 +368,6 @@ FIRST_RULES: list[tuple[str, str]] = [
         r"(?: (?:called|named) (?P<name>.+))?" + NEW_LAYER + "|"
         r"keep only the (?:part|parts|bit|bits) of(?: the)? (?P<layer2>.+?) (?:inside|"
         r"within|in) (?:the )?(?P<other2>.+)",
-    ),
-    (
-        "keep",
-        r"(?:make|create|save|put|copy|extract|add)(?: me)?(?: an?)? (?:new |separate )?"
-        r"layer (?:only )?(?:with|of|from|for|containing) (?:the |all(?: the)? |only(?: the)? )?"
-        r"(?P<rest>.+?)(?: (?:called|named) (?P<name>.+))?|"
-        r"(?:save|put|copy|extract|keep|turn|make)(?: the| all(?: the)?| only(?: the)?)? "
-        r"(?P<rest2>.+?) (?:as|into|in|to) (?:an? )?(?:new|separate|own) layer"
-        r"(?: (?:called|named) (?P<name2>.+))?",
     ),
     (
         "label",

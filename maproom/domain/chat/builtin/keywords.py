@@ -140,10 +140,15 @@ def _on_layer(text: str, layer: str, after: str) -> Iterator[Intent]:
     by = BY.search(after)
     if by and (CLASSIFY.search(text) or " by " in f" {after} "):
         yield Intent("classify", {**slots, "field": by.group("field"), "opts": by.group("opts")})
-    elif CLASSIFY.search(text) and after and not _colour(after):  # "population as a choropleth"
+    elif CLASSIFY.search(text) and not _colour(after):  # "population as a choropleth"
         field = CLASSIFY_NOISE.sub(" ", after).split()
         if field:
             yield Intent("classify", {**slots, "field": " ".join(field[:3]), "opts": after})
+        # "a choropleth of the population of the counties": any word before the layer may be
+        # the field; one that is no field of the layer does not resolve
+        before = text[: text.lower().find(layer.lower())] if layer.lower() in text.lower() else ""
+        for word in reversed(CLASSIFY_NOISE.sub(" ", CLASSIFY.sub(" ", before.lower())).split()):
+            yield Intent("classify", {**slots, "field": word, "opts": after})
     if ONLY.search(text) and (SHOW.search(text) or not HIDE.search(text)):
         yield Intent("only", dict(slots))
     # No removal is ever guessed from keywords ("remove the outline of the counties" is no

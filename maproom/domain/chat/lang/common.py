@@ -122,7 +122,83 @@ NOUN_FIRST = [
 def nouns(code: str) -> dict[str, str]:
     """A language's words for the everyday nouns of maps, to English."""
     at = ORDER[code]
-    return {forms[at]: english for english, forms in NOUNS.items() if forms[at] != english}
+    words = {forms[at]: english for english, forms in NOUNS.items() if forms[at] != english}
+    if code == "de":  # the dative plural: "mit den Städten", "in den Bezirken"
+        words |= {
+            f"{form}n": english for form, english in list(words.items())
+            if english.endswith("s") and not form.endswith(("n", "s"))
+        }  # fmt: skip
+    return words
+
+
+# Who lives where ("las ciudades españolas", "die deutschen Städte"): the masculine singular,
+# folded; `people` inflects it.
+PEOPLE: dict[str, tuple[str, str, str, str]] = {
+    "german": ("aleman", "alemao", "allemand", "deutsch"),
+    "french": ("frances", "frances", "francais", "franzosisch"),
+    "spanish": ("espanol", "espanhol", "espagnol", "spanisch"),
+    "portuguese": ("portugues", "portugues", "portugais", "portugiesisch"),
+    "italian": ("italiano", "italiano", "italien", "italienisch"),
+    "british": ("britanico", "britanico", "britannique", "britisch"),
+    "english": ("ingles", "ingles", "anglais", "englisch"),
+    "american": ("estadounidense", "americano", "americain", "amerikanisch"),
+    "brazilian": ("brasileno", "brasileiro", "bresilien", "brasilianisch"),
+    "mexican": ("mexicano", "mexicano", "mexicain", "mexikanisch"),
+    "argentine": ("argentino", "argentino", "argentin", "argentinisch"),
+    "canadian": ("canadiense", "canadiano", "canadien", "kanadisch"),
+    "japanese": ("japones", "japones", "japonais", "japanisch"),
+    "chinese": ("chino", "chines", "chinois", "chinesisch"),
+    "indian": ("indio", "indiano", "indien", "indisch"),
+    "russian": ("ruso", "russo", "russe", "russisch"),
+    "dutch": ("neerlandes", "holandes", "neerlandais", "niederlandisch"),
+    "belgian": ("belga", "belga", "belge", "belgisch"),
+    "swiss": ("suizo", "suico", "suisse", "schweizer"),
+    "austrian": ("austriaco", "austriaco", "autrichien", "osterreichisch"),
+    "greek": ("griego", "grego", "grec", "griechisch"),
+    "turkish": ("turco", "turco", "turc", "turkisch"),
+    "egyptian": ("egipcio", "egipcio", "egyptien", "agyptisch"),
+    "australian": ("australiano", "australiano", "australien", "australisch"),
+    "polish": ("polaco", "polaco", "polonais", "polnisch"),
+    "swedish": ("sueco", "sueco", "suedois", "schwedisch"),
+    "nigerian": ("nigeriano", "nigeriano", "nigerian", "nigerianisch"),
+    "korean": ("coreano", "coreano", "coreen", "koreanisch"),
+    "moroccan": ("marroqui", "marroquino", "marocain", "marokkanisch"),
+}  # fmt: skip
+
+
+def people(code: str) -> dict[str, str]:
+    """A language's words for the people of countries, each inflected, to English."""
+    words: dict[str, str] = {}
+    for english, forms in PEOPLE.items():
+        word = forms[ORDER[code]]
+        for form in _inflected(code, word):
+            words[form] = english
+    return words
+
+
+def _inflected(code: str, word: str) -> list[str]:
+    """A masculine singular with its feminine and plurals (as folded text writes them)."""
+    if code == "de":
+        return [word] if word.endswith("er") else [word + end for end in ("", "e", "en", "er", "es")]
+    if code == "fr":
+        if word.endswith(("ais", "ois")):
+            return [word, word + "e", word + "es"]
+        if word.endswith("en"):
+            return [word, word + "ne", word + "s", word + "nes"]
+        if word.endswith("e"):
+            return [word, word + "s"]
+        if word.endswith("c"):  # grec, turc
+            return [word, word + "s", word[:-1] + "que", word[:-1] + "ques"]
+        return [word, word + "e", word + "s", word + "es"]
+    if code == "pt" and word.endswith("ao"):  # alemão, alemã, alemães, alemãs
+        return [word, word[:-1], word[:-1] + "es", word[:-1] + "s"]
+    if word.endswith("o"):
+        return [word, word[:-1] + "a", word + "s", word[:-1] + "as"]
+    if word.endswith(("e", "a", "i")):
+        return [word, word + "s", word + "es"]
+    if code == "pt" and word.endswith("l"):  # espanhol, espanhóis
+        return [word, word + "a", word[:-1] + "is", word + "as"]
+    return [word, word + "a", word + "es", word + "as"]
 
 
 def numbers(words: dict[str, int]) -> dict[str, str]:

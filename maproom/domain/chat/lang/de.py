@@ -235,6 +235,7 @@ PHRASES: dict[str, str] = {
     "hauptstadten": "capitals",
     "hauptstadt": "capital",
     "zusammen": "in total",
+    **common.people("de"),
     **common.nouns("de"),
     **common.numbers({
         "null": 0, "eins": 1, "zwei": 2, "drei": 3, "vier": 4, "funf": 5, "sechs": 6,
@@ -327,7 +328,8 @@ PHRASES: dict[str, str] = {
     "deckkraft": "opacity", "transparenz": "transparency", "grosse": "size",
     "größe": "size", "punktgrosse": "point size", "punktgröße": "point size",
     "symbolgrosse": "symbol size", "linienbreite": "line width", "radius": "radius",
-    "breite": "width", "klassen": "classes", "kategorien": "categories",
+    "breite": "width", "klassen": "classes", "choroplethenkarte": "choropleth map",
+    "flachenkartogramm": "choropleth map", "abgestufte darstellung": "choropleth", "kategorien": "categories",
     "gleiche intervalle": "equal intervals", "quantile": "quantile", "basierend auf":
     "based on", "abhangig von": "depending on", "proportional zu": "proportional to",
     "heatmap": "heatmap", "warmekarte": "heatmap", "gewichtet nach": "weighted by",

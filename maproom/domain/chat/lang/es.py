@@ -194,6 +194,7 @@ PHRASES: dict[str, str] = {
     "niveles": "levels",
     "mayor a": "greater than",
     "menor a": "less than",
+    **common.people("es"),
     **common.nouns("es"),
     **common.numbers({
         "cero": 0, "uno": 1, "una": 1, "dos": 2, "tres": 3, "cuatro": 4, "cinco": 5, "seis": 6,
@@ -297,7 +298,8 @@ PHRASES: dict[str, str] = {
     "transparent", "semitransparente": "semi-transparent", "opaco": "opaque",
     "opaca": "opaque", "opacidad": "opacity", "transparencia": "transparency",
     "tamano": "size", "radio": "radius", "grosor": "width", "ancho": "width",
-    "clases": "classes", "categorias": "categories", "intervalos iguales": "equal intervals",
+    "clases": "classes", "categorias": "categories", "mapa coropletico": "choropleth map",
+    "mapa de coropletas": "choropleth map", "coropletico": "choropleth", "coropletas": "choropleth", "intervalos iguales": "equal intervals",
     "cuantiles": "quantile", "basado en": "based on", "en funcion de": "based on",
     "dependiendo de": "depending on", "depende de": "depend on", "dependa de": "depend on",
     "proporcional a": "proportional to", "mapa de calor": "heatmap", "ponderado por":

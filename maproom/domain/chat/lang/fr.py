@@ -198,6 +198,7 @@ PHRASES: dict[str, str] = {
     "plus peuplees": "most populated",
     "plus peuple": "most populated",
     "plus peuples": "most populated",
+    **common.people("fr"),
     **common.nouns("fr"),
     **common.numbers({
         "zero": 0, "un": 1, "une": 1, "deux": 2, "trois": 3, "quatre": 4, "cinq": 5, "six": 6,
@@ -302,7 +303,8 @@ PHRASES: dict[str, str] = {
     "transparent", "transparentes": "transparent", "semi-transparent": "semi-transparent",
     "opaque": "opaque", "opacite": "opacity", "transparence": "transparency",
     "taille": "size", "rayon": "radius", "epaisseur": "width", "largeur": "width",
-    "classes": "classes", "categories": "categories", "intervalles egaux":
+    "classes": "classes", "categories": "categories", "carte choroplethe": "choropleth map",
+    "choroplethe": "choropleth", "en aplats": "as a choropleth", "intervalles egaux":
     "equal intervals", "quantiles": "quantile", "proportionnelle a": "proportional to",
     "proportionnel a": "proportional to", "proportionnellement a": "proportional to",
     "dependre de": "depend on", "depende de": "depend on", "carte de chaleur": "heatmap",

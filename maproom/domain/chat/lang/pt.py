@@ -211,6 +211,7 @@ PHRASES: dict[str, str] = {
     "me leva pro": "take me to",
     "nova": "new",
     "novo": "new",
+    **common.people("pt"),
     **common.nouns("pt"),
     **common.numbers({
         "zero": 0, "um": 1, "uma": 1, "dois": 2, "duas": 2, "tres": 3, "quatro": 4, "cinco": 5,
@@ -315,7 +316,8 @@ PHRASES: dict[str, str] = {
     "transparent", "semitransparente": "semi-transparent", "opaco": "opaque",
     "opaca": "opaque", "opacidade": "opacity", "transparencia": "transparency",
     "tamanho": "size", "raio": "radius", "espessura": "width", "largura": "width",
-    "classes": "classes", "categorias": "categories", "intervalos iguais": "equal intervals",
+    "classes": "classes", "categorias": "categories", "mapa coropletico": "choropleth map",
+    "coropletico": "choropleth", "coropletica": "choropleth", "mapa de coropletas": "choropleth map", "intervalos iguais": "equal intervals",
     "quantis": "quantile", "com base em": "based on", "em funcao de": "based on",
     "dependendo de": "depending on", "depender de": "depend on", "dependa de": "depend on",
     "proporcional a": "proportional to", "mapa de calor": "heatmap", "ponderado por":

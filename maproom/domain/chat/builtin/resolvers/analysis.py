@@ -59,7 +59,10 @@ def _with_value(
         return layers[0], where
     fits = []
     for layer in mind.layers:
-        if layer["layer_type"] == "geojson" and layer.get("fields"):
+        fields = [field["name"] for field in layer.get("fields") or []]
+        if mind.memory.field and mind.memory.field not in fields:
+            continue  # the answer to "which should I keep by population?"
+        if layer["layer_type"] == "geojson" and fields:
             where = conditions.parse(mind, layer, text)
             if isinstance(where, dict):
                 fits.append((layer, where))
@@ -76,6 +79,10 @@ def filter_layer(
     """ "only show cities with more than 10 million people", "hide the districts with fewer
     than 1,000 people" (the filter keeps the others, and what it kept before)."""
     rest = slots.get("rest", "")
+    if slots.get("bare"):  # only as the answer to the question of `_no_condition`
+        if not mind.memory.field:
+            return None
+        rest = slots["bare"]
     if slots.get("cond"):  # "filter cities to those between 1 and 10 million people"
         rest = f"{rest} {slots['cond']}"
     if chosen is None and re.fullmatch(r"(?:only |just )?(?:those|these|them|the ones|ones)",
@@ -129,6 +136,7 @@ def _no_condition(mind: Mind, rest: str) -> Outcome | None:
         return None
     field = holding[0][1]
     mind.memory.field = str(field["name"])
+    mind.memory.named([layer["layer_id"] for layer, _ in holding])
     layers = targets.names_of([layer for layer, _ in holding])
     return Ask(phrase("filter_how", layers=layers, field=field["name"]), [], [])
 
