@@ -223,6 +223,9 @@ class Talk:
         best = max(scores)
         if best >= 0.5 and scores.count(best) == 1:
             return choices[scores.index(best)]
+        # "the cities, with their names": one option named, and words about it
+        if best > 0 and sum(score > 0 for score in scores) == 1 and len(words) <= 6:
+            return choices[scores.index(best)]
         return self.place_chosen(choices, words, code)
 
     def place_chosen(

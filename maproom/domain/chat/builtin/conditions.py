@@ -13,7 +13,6 @@ holds can be named.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 from maproom.domain.chat import lang
@@ -210,21 +209,31 @@ def _value(mind: Mind, layer: Layer, said: str) -> Filter | None:
     return _matching(mind, layer, strings, words)
 
 
-def _countries(mind: Mind, phrase_: str) -> Iterator[Place]:
-    """The countries a phrase names by their names, of up to three words each ("the ones in
-    espanha francia y portugal"), or by their people ("german"); no two-letter code ("in")."""
-    words, i = phrase_.split(), 0
-    while i < len(words):
-        for n in (3, 2, 1):
-            name = " ".join(words[i : i + n])
+PLACE_NOUNS = frozenset({"city", "cities", "town", "towns", "one", "ones", "place", "places"})
+LIST_WORDS = frozenset({"and", "or", "y", "e", "o", "ou", "et", "und", "oder", "as", "well"})
+
+
+def _countries(mind: Mind, phrase_: str) -> list[Place]:
+    """The countries a phrase ends with, by their names of up to three words ("the ones in
+    espanha francia y portugal") or by their people ("german cities"); no two-letter code
+    ("in"), and none before a word that is not one ("Deutschland highlight")."""
+    words, end, found = phrase_.split(), len(phrase_.split()), []
+    while end and words[end - 1] in PLACE_NOUNS:
+        end -= 1
+    while end:
+        for n in range(min(3, end), 0, -1):
+            name = " ".join(words[end - n : end])
             name = DEMONYMS.get(name) or DEMONYMS.get(singular(name)) or name
             country = mind.places.country(name) if len(name) > 3 else None
             if country is not None:
-                yield country
-                i += n
+                found.append(country)
+                end -= n
                 break
         else:
-            i += 1
+            if words[end - 1] not in LIST_WORDS:
+                break
+            end -= 1
+    return found
 
 
 def _matching(mind: Mind, layer: Layer, fields: list[dict[str, Any]], words: str) -> Filter | None:

@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import functools
 import gzip
+import math
 import re
 import unicodedata
 from collections import defaultdict
@@ -439,6 +440,18 @@ class Gazetteer:
             self.places[i].kind == "country" or self.places[i].population >= FAMOUS
             for i in self._names.get(name, ())
         )
+
+    def country_near(self, lng: float, lat: float) -> Place | None:
+        """The country of the nearest town (within about 100 km): where a feature of the
+        user's data lies ("highlight its country"). A scan of the towns, done only when asked."""
+        best, near = None, 1.0  # squared degrees, about 100 km
+        scale = math.cos(math.radians(lat)) ** 2
+        for place in self.places:
+            if place.kind == "city":
+                far = (place.lng - lng) ** 2 * scale + (place.lat - lat) ** 2
+                if far < near:
+                    best, near = place, far
+        return self.country(best.country) if best is not None else None
 
     def within(self, place: Place, area: Place) -> bool:
         """Whether a place lies in an area: its country, its region (or a group of regions,

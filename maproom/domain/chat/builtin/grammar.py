@@ -389,11 +389,12 @@ FIRST_RULES: list[tuple[str, str]] = [
         r"(?:add|show|put|place|turn on|display)(?: the)? labels (?:to|on|for|in|at) (?:the )?"
         r"(?:layer )?(?P<layer4>.+?)(?: layer)?(?: (?:with|by|using|showing) (?:the |their |its )?"
         r"(?P<field4>[\w ]+))?(?: (?:on|in) the map)?|"
-        r"(?:show|add|display|put|turn on|switch on)(?: the)? (?P<field7>names)|"
+        r"(?:show|add|display|put|turn on|switch on)(?: the| their| its)? (?P<field7>names)|"
         # "make labels with the name of the cities" (es "pon etiquetas con el nombre de...")
         r"(?:(?:add|show|put|make|place|display|use|turn on|switch on) )?(?:the )?labels? "
-        r"(?:with|showing|using|from) (?:the |their |its )?(?P<field10>[\w ]+?) "
-        r"(?:of|for|on) (?:the |all(?: the)? )?(?P<layer10>.+?)(?: layer)?"
+        r"(?:with|showing|using|from) (?:the |their |its )?(?P<field10>[\w ]+?)"
+        r"(?: (?:of|for|on|in|to|at))?(?: (?:each|every|all)(?: one)?(?: of)?)?(?: the)? "
+        r"(?P<layer10>.+?)(?: layer)?"
         r"(?: (?:on|in) the map)?|"
         # "can each site show its name on the map?", "put the names of the sites like labels"
         r"(?:(?:can|could|would|will|let|make) )?(?:each|every|all(?: the)?|the) (?P<layer11>.+?)"
@@ -556,8 +557,10 @@ RULES: list[tuple[str, str]] = [
              r"(?:world|globe|planet|earth)|(?:the )?(?:whole |entire )?world(?: view| map)?|"
              r"default view|full (?:view|extent)|zoom (?:all the way )?out to (?:the )?(?:whole )?"
              r"world|go home|start (?:over|again|afresh)"),
-    ("zoom_level", r"(?:zoom|(?:set|put|make|change)(?: the)? zoom|go|jump|move)(?: in| out)?"
-                   r"(?: the map)?(?: to| at| on| in)?(?: the)?(?: zoom)?(?: level)? "
+    ("zoom_level", r"(?:zoom|(?:set|put|make|change)(?: the)? zoom|go|jump|move)"
+                   # "zoom out 3" is three levels out; "zoom out to 3" is level 3
+                   r"(?:(?: in| out)(?: the map)?(?: to| at| on)|(?: the map)?(?: to| at| on| in)?)"
+                   r"(?: the)?(?: zoom)?(?: level)? "
                    r"(?P<level>\d+(?:\.\d+)?)|"
                    r"(?:zoom )?level (?P<level2>\d+(?:\.\d+)?)|"
                    r"(?:(?:zoom|go|jump|(?:set|put|make|change)(?: the)? zoom)(?: to| at| on| in)?"

@@ -24,6 +24,7 @@ def _any(words: str) -> re.Pattern[str]:
     return re.compile(r"\b(?:" + words + r")\b")
 
 
+LABEL = _any(r"labels?|labell?ed|labell?ing|annotate|annotations?|captions?|names|titles")
 HEAT = _any(r"heat ?maps?|density|hot ?spots?")
 BY = re.compile(
     r"\b(?:by|based on|according to|using|per|on)\s+(?:the |their |its |each )?"
@@ -135,6 +136,12 @@ def guess(text: str, layer: str | None, after: str = "") -> Iterator[Intent]:
 
 def _on_layer(text: str, layer: str, after: str) -> Iterator[Intent]:
     slots = {"layer": layer, "clause": text}
+    if LABEL.search(text) and not re.search(r"\b(?:rename|call|called|named)\b", text):
+        # "I want to see the city names", "cities labelled please"
+        by = re.search(r"\b(?:with|by|using|showing) (?:the |their |its )?(?P<field>[\w ]+)$", after)
+        field = by.group("field") if by and not LABEL.fullmatch(by.group("field")) else ""
+        off = re.search(r"\b(?:hide|remove|no|off|without|drop)\b", text)
+        yield Intent("label", {**slots, "field": field or "name", **({"off": "off"} if off else {})})
     if HEAT.search(text):
         yield Intent("heatmap", dict(slots))
     by = BY.search(after)

@@ -17,6 +17,8 @@ from collections.abc import Iterable
 
 from rapidfuzz.distance import OSA
 
+from maproom.domain.chat.builtin import colours
+
 # Earlier words win when a typo is as close to two of them ("hidde": hide, not hidden).
 VOCABULARY = tuple(
     """
@@ -63,7 +65,7 @@ COMMON = frozenset(
     removed renamed styled labelled labeled flipped turned messed broken wrong weird
     rid fit got yet outside inside besides apart until unless into onto upon too
     county district province municipality neighbourhood neighborhood site sites river
-    lat lon lng latitude longitude coordinates
+    lat lon lng latitude longitude coordinates wait sorry oops nope actually
     countries cities states regions towns max min sea seas ocean oceans lake lakes
     park road border borders boundary label close near far
     most least best worst top bottom values kind sort sorts class classes group number
@@ -185,6 +187,54 @@ AMOUNT_TEXT = (
 """A regular expression that finds an amount in a sentence ("10 million", "1,000", "twelve")."""
 
 
+# "zoom out 1. no wait, make that 3", "hide the cities, sorry, I meant the districts": a
+# correction after a clause (two words at least, so "no roads" is none)
+CORRECTION = re.compile(
+    r"(?:^|(?<=[.,;!?])|(?<= -)) *(?:(?:no+|nope|wait|sorry|oops|actually|hmm+|ah|oh)[,.!]* +)+"
+    r"(?:(?:no+|wait|sorry|i meant|i mean|make (?:that|it)|rather|instead|better|scratch that)"
+    r"\b[,.!]* *)+|(?<=[.,;!?]) *(?:i meant|i mean|or rather|scratch that|make that)\b[,.!]* +",
+    re.I,
+)
+VERB_HEAD = re.compile(r"^(?:\w+ ){1,2}?(?:to|the|on|in|into|over|at|by) ", re.I)
+CORRECTION_TAIL = re.compile(r"^(?:(?:make (?:that|it)|rather|instead|better) )?(?P<rest>.+?)"
+                             r"(?: instead| rather)?[.!]*$", re.I)  # fmt: skip
+
+
+def corrected(text: str) -> str:
+    """A message with its last clause before a correction replaced by what corrects it: a
+    number alone replaces the clause's number, a target alone its target ("hide the cities.
+    no wait, the districts"), a whole request the clause."""
+    found = None
+    for found in CORRECTION.finditer(text):
+        pass
+    if found is None or found.start() == 0 or not found.group(0).strip(" ,.;!?"):
+        return text
+    before, after = text[: found.start()].rstrip(" ,.;!?-"), text[found.end() :].strip()
+    tail = CORRECTION_TAIL.match(after)
+    if not after or tail is None:
+        return text
+    rest = tail.group("rest")
+    head, _, last = before.rpartition(". ")
+    head = f"{head}. " if head else ""
+    numbers = list(re.finditer(r"\d+(?:\.\d+)?|\b(?:one|two|three|four|five|six|seven|eight|"
+                               r"nine|ten)\b", last))  # fmt: skip
+    if numbers and re.fullmatch(r"[\d.]+|one|two|three|four|five|six|seven|eight|nine|ten",
+                                rest, re.I):  # fmt: skip
+        at = numbers[-1]
+        return f"{head}{last[: at.start()]}{rest}{last[at.end() :]}"
+    said = colours.parse(rest) if len(rest.split()) <= 2 else None
+    shades = [m for m in re.finditer(r"\b[\w#]+\b", last) if colours.parse(m.group(0))]
+    if said and shades:  # "make the cities red. no wait, blue"
+        at = shades[-1]
+        return f"{head}{last[: at.start()]}{rest}{last[at.end() :]}"
+    verb = VERB_HEAD.match(last)
+    if verb and re.match(r"(?:the|my|our|those|these|a|an)\b|[A-Z]", rest) or (
+        verb and len(rest.split()) <= 2 and rest.split()[0].lower() not in COMMAND_WORDS
+    ):
+        return f"{head}{verb.group(0)}{re.sub(r'^(?:the|to|on|in|into|over|at|by) ', '', rest)}"
+    return f"{head}{rest}"
+
+
 def normalise(text: str) -> str:
     """A message as the grammar reads it (see the module docstring); its case is kept, for
     the names it carries (`Spelled` matches in lower case)."""
@@ -204,6 +254,7 @@ def normalise(text: str) -> str:
             text,
             flags=re.I,
         )
+    text = corrected(text)
     before = None
     while text != before:  # "hey, could you please ... thanks": one layer at a time
         before = text

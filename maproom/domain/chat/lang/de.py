@@ -235,6 +235,8 @@ PHRASES: dict[str, str] = {
     "hauptstadten": "capitals",
     "hauptstadt": "capital",
     "zusammen": "in total",
+    # corrections: "no, wait, ..."
+    "nein": "no", "warte": "wait", "ich meine": "i mean", "entschuldigung": "sorry", "oder besser": "or rather",
     **common.people("de"),
     **common.nouns("de"),
     **common.numbers({

@@ -194,6 +194,8 @@ PHRASES: dict[str, str] = {
     "niveles": "levels",
     "mayor a": "greater than",
     "menor a": "less than",
+    # corrections: "no, wait, ..."
+    "espera": "wait", "perdon": "sorry", "quiero decir": "i mean", "mejor dicho": "or rather",
     **common.people("es"),
     **common.nouns("es"),
     **common.numbers({

@@ -26,6 +26,9 @@ REWRITES = [
                 r"rivieres|fleuve|fleuves|cafe|cafes|pays|region|regions) (?:le|la|les) "
                 r"(?P<how>plus|moins) (?P<adj>\w+)"), r"\g<how> \g<adj> \g<n>"),
     (re.compile(r"(\w)-t-(il|elle|on)\b"), r"\1 t \2"),  # "y a-t-il"
+    # "où sont les sites": where (folded, "où" is "ou", or)
+    (re.compile(r"\bou (?=(?:sont|est|se trouvent|se trouve|se situent|se situe)\b)"),
+     "where "),
     # "que la taille dépende de...": a wish said with "que" is a command.
     (re.compile(r"^que (?=(?:le|la|les) )"), ""),
     # "fais dépendre la taille des villes de la population"
@@ -198,6 +201,8 @@ PHRASES: dict[str, str] = {
     "plus peuplees": "most populated",
     "plus peuple": "most populated",
     "plus peuples": "most populated",
+    # corrections: "no, wait, ..."
+    "non attends": "no wait", "attends": "wait", "attendez": "wait", "pardon": "sorry", "je veux dire": "i mean", "ou plutot": "or rather",
     **common.people("fr"),
     **common.nouns("fr"),
     **common.numbers({

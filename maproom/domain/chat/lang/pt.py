@@ -45,6 +45,8 @@ MARKERS = (
     "sao",
 )
 REWRITES = [
+    # "não, espera, ...": a correction, not a negation
+    (re.compile(r"\bnao,? (?=espera|desculpa|quer dizer|quero dizer)"), "nope, "),
     # "afaste um pouco o zoom": zoom out a bit
     (re.compile(r"\b(?:afaste|afasta|afastar|diminua|diminui|reduza|reduz)(?P<how> um pouco| mais"
                 r"| bastante)? o zoom\b"), r"zoom out\g<how>"),
@@ -211,6 +213,8 @@ PHRASES: dict[str, str] = {
     "me leva pro": "take me to",
     "nova": "new",
     "novo": "new",
+    # corrections: "no, wait, ..."
+    "nao espera": "no wait", "espera": "wait", "desculpa": "sorry", "quer dizer": "i mean", "quero dizer": "i mean", "ou melhor": "or rather",
     **common.people("pt"),
     **common.nouns("pt"),
     **common.numbers({

@@ -17,7 +17,7 @@ from maproom.domain.chat.builtin.gazetteer import Found, Place, as_json, fold
 from maproom.domain.chat.builtin.mind import Mind, resolves
 from maproom.domain.chat.builtin.outcome import Ask, Done, Fail, Outcome, phrase
 from maproom.domain.chat.builtin.resolvers import data
-from maproom.domain.chat.builtin.text import COMMAND_WORDS, COMMON, Spelled, number
+from maproom.domain.chat.builtin.text import COMMAND_WORDS, COMMON, Spelled, normalise, number
 from maproom.geo import camera
 
 WIDE = 90.0  # degrees: a place this wide is centred on its box, not on its label point
@@ -214,8 +214,17 @@ def place_alone(mind: Mind, slots: dict[str, str]) -> Outcome | None:
         return None
     if lang.known_word(text) and not named:
         return None
+    if not text[:1].isupper() and not named and fold(text) != fold(normalise(mind.message)):
+        return None  # a word among other clauses ("não, espera, ...") is no place in lower case
     fuzzy = len(text.split()) <= 2 and not words & (COMMAND_WORDS | COMMON)
     return outcome_for(mind, "goto", slots, text, fuzzy=fuzzy)
+
+
+ITS_COUNTRY = re.compile(
+    r"(?:the )?(?:that|this|its|their|her|his|the|the same|same) (?:country|nation)"
+    r"(?: (?:of )?(?:it|its|that|this|their|her|his))?"
+    r"(?: (?:it is in|it's in|it is|where it is|of (?:it|that|this|that city|the city)))?"
+)
 
 
 @resolves("mask")
@@ -223,6 +232,14 @@ def mask(mind: Mind, slots: dict[str, str]) -> Outcome | None:
     """ "highlight Japan", "mask everything except Brazil", "darken the rest" (of the last
     place)."""
     text = slots.get("place", "").strip()
+    if ITS_COUNTRY.fullmatch(fold(text)) and mind.memory.place:
+        # "highlight that country", "its country": the country of the last place
+        last = from_json(mind.memory.place)
+        country = (
+            mind.places.country(last.country) if len(last.country) == 2
+            else mind.places.country_near(last.lng, last.lat)  # a feature of the data
+        )  # fmt: skip
+        return to_place(mind, "mask", slots, country) if country is not None else None
     if fold(text) in REST:
         if not mind.memory.place or mind.memory.place.get("kind") != "country":
             return None
