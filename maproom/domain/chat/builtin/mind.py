@@ -94,27 +94,50 @@ class Mind:
     def understand(self, message: str) -> Read | None:
         """The clauses of the best cut of a message with their outcomes, or None if nothing
         reads. Rules first, over every cut; then keywords too, finest cut first (a guess over
-        a clause that holds two commands reads one of them at best)."""
+        a clause that holds two commands reads one of them at best); the whole message by its
+        keywords gives way to a reading of more requests among chatter ("I'm preparing a
+        presentation about Portugal, could you center the map there and make it dark" is two
+        requests, not one "dark")."""
         best: tuple[int, Read] | None = None
         cuts = list(grammar.clauses(message))
+        whole: tuple[Read, tuple[Memory, dict[str, Any], list[dict[str, Any]]]] | None = None
         passes = ((False, False, cuts), (True, False, cuts[1:] + cuts[:1]), (True, True, cuts[1:]))
         for guess, lenient, order in passes:
             for cut in order:
+                alone = guess and not lenient and cut is cuts[0] and len(cuts) > 1
+                before = self._kept() if alone else None
                 read = self._read_cut(cut, guess, lenient)
                 if read is None:
                     continue
                 resolved = sum(not isinstance(o, Fail) for _, o in read)
                 if resolved == len(read):
+                    if before is not None:
+                        whole = (read, self._kept())
+                        self._restore(before)
+                        break
+                    if whole is not None and len(read) <= len(whole[0]):
+                        break
                     return read
                 if best is None or resolved > best[0]:
                     best = (resolved, read)
+        if whole is not None:
+            self._restore(whole[1])
+            return whole[0]
         return best[1] if best else None
+
+    def _kept(self) -> tuple[Memory, dict[str, Any], list[dict[str, Any]]]:
+        """What a reading changes, to put back."""
+        return self.memory.copy(), copy.deepcopy(self.view), list(self.done)
+
+    def _restore(self, kept: tuple[Memory, dict[str, Any], list[dict[str, Any]]]) -> None:
+        self.memory, self.view, self.done = kept[0].copy(), copy.deepcopy(kept[1]), list(kept[2])
+        self.layers = self.view["layers"]
 
     def _read_cut(self, cut: list[str], guess: bool, lenient: bool = False) -> Read | None:
         """Every clause of a cut with its outcome, or None (and nothing remembered) if one
         does not read. `lenient`: a clause that reads as nothing is passed over when another
         does something ("I need to see Reykjavik, I have a meeting there on monday")."""
-        memory, view, done = self.memory.copy(), copy.deepcopy(self.view), list(self.done)
+        kept = self._kept()
         read: Read = []
         for clause in cut:
             outcome = self.understand_clause(clause, guess=guess)
@@ -127,8 +150,7 @@ class Mind:
         else:
             if all(not isinstance(o, Fail) for _, o in read) and (not lenient or acts(read)):
                 return read
-        self.memory, self.done = memory, done
-        self.view, self.layers = view, view["layers"]
+        self._restore(kept)
         if lenient:
             return read if acts(read) else None
         return read if len(read) == len(cut) else None
