@@ -205,7 +205,17 @@ FIRST_RULES: list[tuple[str, str]] = [
         r"(?:the |each )?(?P<polygons4>.+?))" + NEW_LAYER,
     ),
     (
+        "feature_value",
+        r"how many (?P<field>people|inhabitants|residents|visitors) (?:live in|are in|visit|"
+        r"does|do|has|have)(?: the)? (?P<feature>.+?)(?: have| get| has)?|"
+        r"what(?:'s| is) the (?P<field2>[\w ]+?) of (?P<feature2>.+)|"
+        r"how (?P<field3>long|big|large) is (?:the )?(?P<feature3>.+)",
+    ),
+    (
         "count",
+        # "how many cities does Germany have": the cities in Germany
+        r"how many (?P<rest6>[\w ]+?) (?:does|do) (?P<inside>(?!the\b)[\w .'-]+?) "
+        r"(?:have|hold|contain|count)|"
         r"how many [\w ]+? (?:does|do) (?:the )?(?P<rest2>.+?)(?: layer)? (?:have|hold|contain)|"
         r"(?:feature|row|record|point) count (?:for|of|in) (?:the )?(?P<rest3>.+)|"
         r"(?:how many|what(?:'s| is) the number of|the number of|count(?: the| all)?|"
@@ -313,7 +323,7 @@ FIRST_RULES: list[tuple[str, str]] = [
     (
         "filter",
         r"(?:only show|show only|just show|show just|display only|only display|keep only|"
-        r"only keep|show me only|show me just|(?:(?:apply|add|put|set|use) (?:a |the )?filter "
+        r"only keep|show me only|show me just|(?:i|we) (?:only|just) (?:want|need)(?: to see)?|(?:(?:apply|add|put|set|use) (?:a |the )?filter "
         r"(?:on|to|for)|filter)(?: the)?|only|just)(?: me)?"
         r"(?: the| all(?: the)?)? (?P<rest>.+?)(?: on the map)?|"
         r"(?P<hide>hide|remove from view|don't show|do not show|exclude)(?: the| all"
@@ -468,13 +478,6 @@ FIRST_RULES: list[tuple[str, str]] = [
         r"(?:list|name|tell me|give me|what are)(?: me)?(?: all)?(?: of)? the (?:names of "
         r"(?:the |all (?:the )?)?)?(?P<layer>.+?)(?: names)?|"
         r"what are the (?P<layer2>.+?) called|(?:list|name) (?:all )?(?:the )?(?P<layer3>.+)",
-    ),
-    (
-        "feature_value",
-        r"how many (?P<field>people|inhabitants|residents|visitors) (?:live in|are in|visit|"
-        r"does|do|has|have)(?: the)? (?P<feature>.+?)(?: have| get| has)?|"
-        r"what(?:'s| is) the (?P<field2>[\w ]+?) of (?P<feature2>.+)|"
-        r"how (?P<field3>long|big|large) is (?:the )?(?P<feature3>.+)",
     ),
     (
         "colour_each",

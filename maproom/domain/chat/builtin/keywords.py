@@ -24,7 +24,8 @@ def _any(words: str) -> re.Pattern[str]:
     return re.compile(r"\b(?:" + words + r")\b")
 
 
-LABEL = _any(r"labels?|labell?ed|labell?ing|annotate|annotations?|captions?|names|titles")
+LABEL = _any(r"labels?|labell?ed|labell?ing|annotate|annotations?|captions?|names|titles|"
+             r"(?:its|their|with|show) names?")
 HEAT = _any(r"heat ?maps?|density|hot ?spots?")
 BY = re.compile(
     r"\b(?:by|based on|according to|using|per|on)\s+(?:the |their |its |each )?"

@@ -72,6 +72,7 @@ class Mind:
         self.layer_words = words | {targets.singular(word) for word in words}
         self.edge = MENTION_EDGE - self.layer_words
         self.done: list[dict[str, Any]] = []  # the intents acted on, for "the same"
+        self.passing = False  # whether the reading remembered a place named in passing
 
     @property
     def state(self) -> dict[str, Any]:
@@ -97,7 +98,7 @@ class Mind:
         a clause that holds two commands reads one of them at best); the whole message by its
         keywords gives way to a reading of more requests among chatter ("I'm preparing a
         presentation about Portugal, could you center the map there and make it dark" is two
-        requests, not one "dark")."""
+        requests, not one "dark"), or of as many that use a place the chatter named."""
         best: tuple[int, Read] | None = None
         cuts = list(grammar.clauses(message))
         whole: tuple[Read, tuple[Memory, dict[str, Any], list[dict[str, Any]]]] | None = None
@@ -106,6 +107,7 @@ class Mind:
             for cut in order:
                 alone = guess and not lenient and cut is cuts[0] and len(cuts) > 1
                 before = self._kept() if alone else None
+                self.passing = False
                 read = self._read_cut(cut, guess, lenient)
                 if read is None:
                     continue
@@ -115,7 +117,8 @@ class Mind:
                         whole = (read, self._kept())
                         self._restore(before)
                         break
-                    if whole is not None and len(read) <= len(whole[0]):
+                    # as many requests: the reading that used a place named in passing
+                    if whole is not None and len(read) + self.passing <= len(whole[0]):
                         break
                     return read
                 if best is None or resolved > best[0]:
@@ -163,6 +166,7 @@ class Mind:
             place = self.places.find(run.group(0), fuzzy=False, language=self.language).sure
             if place is not None and (place.kind != "city" or place.population >= FUZZY_TOWNS):
                 self.memory.went(as_json(place))
+                self.passing = True
 
     def understand_clause(self, clause: str, *, guess: bool = True) -> Outcome | None:
         """The first reading of a clause that resolves (a failure if only failures do): by

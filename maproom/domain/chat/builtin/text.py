@@ -240,6 +240,7 @@ def normalise(text: str) -> str:
     the names it carries (`Spelled` matches in lower case)."""
     text = text.replace("\u2019", "'").replace("\u2018", "'").replace("\u201c", '"')
     text = text.replace("\u201d", '"').replace("\u2013", "-").replace("\u2014", "-")
+    text = re.sub(r"(?<=\w) +(?=[!?;](?:\s|$))", "", text)  # French spacing: "merci ! ..."
     for pattern, replacement in SHORTHAND:
         text = pattern.sub(replacement, text)
     text = re.sub(r"\s+", " ", text.strip())

@@ -50,7 +50,8 @@ REWRITES = [
     (re.compile(r"-(vous|tu|il|elle|on)\b"), r" \1"),  # "pourriez-vous"
     (re.compile(r"\bmet(?:s|tre|tez|s-moi|tez-moi)? (?P<what>.+?) en [ée]vidence\b"),
      r"highlight \g<what>"),
-    (re.compile(r"-(la|le|lui)\b(?!-)"), " it"),  # "cache-la": hide it (not Aix-la-Chapelle)
+    # "cache-la": hide it (not Aix-la-Chapelle, nor "celles-là": those)
+    (re.compile(r"(?<!celle)(?<!celles)(?<!ceux)(?<!celui)(?<!ci)-(la|le|lui)\b(?!-)"), " it"),
     (re.compile(r"-(les|leur)\b"), " them"),
 ]  # fmt: skip
 AFTER = common.NOUN_FIRST

@@ -142,6 +142,10 @@ def failed(answer: Any) -> Fail | None:
 @resolves("count")
 def count(mind: Mind, slots: dict[str, str]) -> Outcome | None:
     """ "how many cities are there", "how many districts have fewer than 1,000 people"."""
+    if slots.get("inside"):  # "how many cities does Germany have" (or "... the cities have")
+        inside = slots["inside"]
+        found = count(mind, {"rest": f"{slots.get('rest', '')} in {inside}"})
+        return found if isinstance(found, Done | Ask) else count(mind, {"rest": inside})
     layers, rest = split(mind, slots.get("rest", ""))
     valued = targets.by_value(mind, re.sub(r" (?:are there|do (?:i|we) have|exist)$", "",
                                            slots.get("rest", "")))  # fmt: skip
@@ -495,18 +499,34 @@ def feature_value(mind: Mind, slots: dict[str, str]) -> Outcome | None:
     field_text = SIZE_WORDS.get(field_text, field_text)
     if not wanted or not field_text:
         return None
-    for layer in mind.layers:
+    layers = mind.layers
+    # "München in the cities layer": the feature, then the layer it is in
+    within = re.fullmatch(r"(?P<name>.+?) (?:in|from|of|on) (?:the |my |our )?(?P<layer>.+?)"
+                          r"(?: layer| data| dataset)?", wanted)  # fmt: skip
+    named = targets.named(mind, within["layer"]) if within else None
+    if within and isinstance(named, list):
+        wanted, layers = within["name"], named
+    for layer in layers:
         names_ = name_fields(layer)
         if layer["layer_type"] != "geojson" or not names_:
             continue
         field = targets.field_named(field_text, targets.numeric_fields(layer))
         if field is None:
             continue
-        where = {"field": names_[0]["name"], "op": "contains", "value": wanted}
-        for row in features(mind, layer, where, None, "asc", 5):
-            if fold(feature_name(layer, row)) == wanted:
-                value = (row.get("properties") or {}).get(field["name"])
-                mind.memory.named([layer["layer_id"]])
-                return Done([], [phrase("feature_value", feature=feature_name(layer, row),
-                                        field=field["name"], value=value)])  # fmt: skip
+        for name in _spellings(mind, wanted):
+            where = {"field": names_[0]["name"], "op": "contains", "value": name}
+            for row in features(mind, layer, where, None, "asc", 5):
+                if fold(feature_name(layer, row)) == name:
+                    value = (row.get("properties") or {}).get(field["name"])
+                    mind.memory.named([layer["layer_id"]])
+                    return Done([], [phrase("feature_value", feature=feature_name(layer, row),
+                                            field=field["name"], value=value)])  # fmt: skip
     return None
+
+
+def _spellings(mind: Mind, name: str) -> list[str]:
+    """A feature's name as said, and the English name of the town it names, folded ("münchen":
+    munich)."""
+    place = mind.places.find(name, fuzzy=False, language=mind.language).sure
+    english = fold(place.name) if place is not None else name
+    return [name] if english == name else [name, english]

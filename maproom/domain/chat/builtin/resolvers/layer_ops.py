@@ -61,15 +61,26 @@ def hide(mind: Mind, slots: dict[str, str], chosen: list[str] | None = None) -> 
     """ "hide the cafes", "turn the rivers off"; "hide the bars" (no layer of that name, but
     the Cafes' kind "bar") filters those features out."""
     text = slots.get("layer") or ""
-    if chosen is None and text and targets.named(mind, text) is None:
-        valued = targets.by_value(mind, text)
+    if chosen is None and text:
+        valued = _features_out(mind, text)
         if valued is not None:
-            layer, where = valued
-            action = {"type": "set_layer_filter", "layer_id": layer["layer_id"],
-                      "filter": {**where, "op": "!="}}  # fmt: skip
-            mind.memory.named([layer["layer_id"]])
-            return Done([action], [phrase("filtered_hide", layer=layer["name"])])
+            return valued
     return visibility(mind, slots, chosen, False)
+
+
+def _features_out(mind: Mind, text: str) -> Outcome | None:
+    """ "hide the bars", "drop the bars": no layer of that name, but features of one whose
+    text field holds that value; a filter leaves them out (nothing is deleted)."""
+    if targets.named(mind, text) is not None:
+        return None
+    valued = targets.by_value(mind, text)
+    if valued is None:
+        return None
+    layer, where = valued
+    action = {"type": "set_layer_filter", "layer_id": layer["layer_id"],
+              "filter": {**where, "op": "!="}}  # fmt: skip
+    mind.memory.named([layer["layer_id"]])
+    return Done([action], [phrase("filtered_hide", layer=layer["name"])])
 
 
 @resolves("toggle")
@@ -139,8 +150,12 @@ def rename(mind: Mind, slots: dict[str, str], chosen: list[str] | None = None) -
 
 @resolves("remove")
 def remove(mind: Mind, slots: dict[str, str], chosen: list[str] | None = None) -> Outcome | None:
-    """ "remove the rivers"; a layer found by a guess is asked back, never removed."""
+    """ "remove the rivers"; a layer found by a guess is asked back, never removed; "remove
+    the bars" (a value, no layer) leaves those features out."""
     text = slots.get("layer") or "it"
+    valued = _features_out(mind, text) if chosen is None and slots.get("layer") else None
+    if valued is not None:
+        return valued
 
     def make(found: list[Layer]) -> Outcome:
         if chosen is None and not targets.exactly(mind, text, found):
