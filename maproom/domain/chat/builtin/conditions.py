@@ -130,6 +130,11 @@ def _compare(layer: Layer, said: str, asked: str = "") -> Filter | Fail | None:
             high = number(parts["num2"])
             if high is None:
                 return None
+            # "between 1 and 10 million": the scale said once is both numbers'
+            scale = re.search(r"(?:thousand|million|billion|k|m|bn)$", parts["num2"].strip())
+            bare = number(parts["num2"].strip()[: scale.start()]) if scale else None
+            if bare and not re.search(r"[a-z]$", parts["num"].strip()) and low * high / bare < high:
+                low = low * high / bare
             return {"all": [{"field": field, "op": ">=", "value": min(low, high)},
                             {"field": field, "op": "<=", "value": max(low, high)}]}  # fmt: skip
         if parts.get("more"):

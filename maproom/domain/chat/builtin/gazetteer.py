@@ -284,7 +284,8 @@ class Gazetteer:
         if text.strip().upper() in self._countries:
             return self._countries[text.strip().upper()]
         query = fold(text)
-        indices = self._names.get(query) or self._any_language(query)
+        # a town's name may be a country's in another language ("Franca", Brazil: França)
+        indices = [*self._names.get(query, ()), *self._any_language(query)]
         return next((p for p in (self.places[i] for i in indices) if p.kind == "country"), None)
 
     def find(self, text: str, *, fuzzy: bool = True, language: str = "en") -> Found:

@@ -26,6 +26,9 @@ def _any(words: str) -> re.Pattern[str]:
 
 LABEL = _any(r"labels?|labell?ed|labell?ing|annotate|annotations?|captions?|names|titles|"
              r"(?:its|their|with|show) names?")
+PAINT = _any(r"paint|colou?r|make|turn|change|set|recolou?r|tint")
+PAINT_NOISE = frozenset({"the", "it", "them", "to", "in", "into", "please", "a", "all", "everything",
+                         "colour", "color", "of"})  # fmt: skip
 HEAT = _any(r"heat ?maps?|density|hot ?spots?")
 BY = re.compile(
     r"\b(?:by|based on|according to|using|per|on)\s+(?:the |their |its |each )?"
@@ -260,6 +263,12 @@ def _on_map(text: str) -> Iterator[Intent]:
         amount = _zoom_amount(text)
         if amount is not None:
             yield Intent("zoom", {**slots, "dir": " out" if zoom_out else " in", "amount": amount})
+    colour = _colour(text)
+    if colour and PAINT.search(text):  # "paint it orange", "change the colour to red": of what?
+        # (but "colour the dragons purple" names something that is no layer)
+        rest = PAINT.sub(" ", text.replace(colour, " ")).split()
+        if not [word for word in rest if word not in PAINT_NOISE]:
+            yield Intent("colour", {**slots, "layer": "it", "color": colour})
 
 
 def _pan(text: str, direction: str, slots: dict[str, str]) -> Iterator[Intent]:

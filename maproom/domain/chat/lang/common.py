@@ -103,6 +103,8 @@ SUPERLATIVES = (
     r"longest|shortest|highest|lowest|most popular|most populated|least populated"
 )
 NOUN_FIRST = [
+    # "la couche des villes", "a camada de cafés": the cities layer
+    (re.compile(r"\bthe layer of (?:the )?(?P<l>\w+)\b"), r"the \g<l> layer"),
     (re.compile(r"(?<!make )(?<!paint )(?<!colour )(?<!set )\bthe (?P<n>(?:\d+ )?)"
                 r"(?P<noun>[a-z]+(?: [a-z]+)?) (?P<sup>" + SUPERLATIVES + r")\b"),
      r"the \g<n>\g<sup> \g<noun>"),

@@ -17,7 +17,7 @@ import orjson
 from maproom.domain.chat.builtin import conditions, targets
 from maproom.domain.chat.builtin.gazetteer import Place, as_json, fold
 from maproom.domain.chat.builtin.mind import Mind, resolves
-from maproom.domain.chat.builtin.outcome import Ask, Done, Fail, Need, Outcome, phrase
+from maproom.domain.chat.builtin.outcome import Ask, Done, Fail, Need, Outcome, Phrase, phrase
 from maproom.domain.chat.builtin.targets import Layer, singular
 from maproom.domain.chat.builtin.text import number
 from maproom.geo import camera
@@ -65,7 +65,13 @@ def split(mind: Mind, text: str) -> tuple[list[Layer] | Ask | None, str]:
         return None, text
     start, end = found
     layers = targets.named(mind, " ".join(words[start:end]))
-    rest = " ".join(words[:start] + words[end:])
+    words = words[:start] + words[end:]
+    # "french cities in the cities layer": the layer named twice is named once
+    again = targets.mention(mind, words) if isinstance(layers, list) else None
+    if again is not None and targets.named(mind, " ".join(words[again[0] : again[1]])) == layers:
+        words = words[: again[0]] + words[again[1] :]
+    rest = re.sub(r"(?: (?:in|on|of|from|within|inside|at)(?: the| my| our| this| that)?)+$", "",
+                  " ".join(words))  # fmt: skip
     rest = re.sub(r"^(?:(?:are there|are|there are|there|do (?:i|we) have|exist|have|has|"
                   r"lie|lies|(?:are |is )?(?:located|situated)|our|my|"
                   r"in|on the map|layer|of) ?)+", "", rest).strip()  # fmt: skip
@@ -157,7 +163,8 @@ def count(mind: Mind, slots: dict[str, str]) -> Outcome | None:
         mind.memory.subset = {"layer": valued[0]["layer_id"], "filter": valued[1]}
         total = valued[0].get("feature_count")
         return Done([], [phrase("count_where", count=answer["count"], total=total,
-                                layer=valued[0]["name"])])  # fmt: skip
+                                layer=valued[0]["name"]),
+                         *_which(mind, valued[0], valued[1], answer["count"])])  # fmt: skip
     if LEFT.fullmatch(rest.strip()):  # "how many are left?": what the filter keeps
         rest = ""
         if layers is None:  # of the layer the conversation is about
@@ -183,9 +190,20 @@ def count(mind: Mind, slots: dict[str, str]) -> Outcome | None:
     if rest.strip():
         mind.memory.subset = {"layer": layer["layer_id"], "filter": where}
         said = phrase("count_where", count=answer["count"], total=total, layer=layer["name"])
-    else:
-        said = phrase("count", count=answer["count"], layer=layer["name"])
-    return Done([], [said])
+        return Done([], [said, *_which(mind, layer, where, answer["count"])])
+    return Done([], [phrase("count", count=answer["count"], layer=layer["name"])])
+
+
+FEW = 5  # a count of at most this many features names them
+
+
+def _which(mind: Mind, layer: Layer, where: dict[str, Any] | None, found: int) -> list[Phrase]:
+    """The names of the few features a count found ("2 of 16 match: Paris, Marseille")."""
+    if not 0 < found <= FEW or not name_fields(layer):
+        return []
+    rows = features(mind, layer, where, None, "asc", FEW)
+    return [phrase("names", layer=layer["name"], names=[feature_name(layer, r) for r in rows],
+                   more=0)]
 
 
 @resolves("fields")
