@@ -90,6 +90,9 @@ def parse(mind: Mind, layer: Layer, text: str) -> Filter | Fail | None:
     said = spelled_as(re.sub(r"\s+", " ", lang.fold(text)).strip(" ,.?!"), COMPARE_WORDS)
     if not said:
         return None
+    both = _both(mind, layer, said)
+    if both is not None:
+        return both
     negated = bool(NEGATION.match(said))
     said = NEGATION.sub("", said) if negated else said
     found = (
@@ -98,6 +101,23 @@ def parse(mind: Mind, layer: Layer, text: str) -> Filter | Fail | None:
     if found is None or isinstance(found, Fail):
         return found
     return negate(found) if negated else found
+
+
+def _both(mind: Mind, layer: Layer, said: str) -> Filter | None:
+    """Two conditions on two fields: "in state B with a population above 4000" (on one field,
+    "in Spain and Portugal" is one condition, read whole)."""
+    for joint in BOTH.finditer(said):
+        first, second = said[: joint.start()], said[joint.end() :]
+        one = parse(mind, layer, first) if first.strip() else None
+        other = parse(mind, layer, second) if isinstance(one, dict) else None
+        if isinstance(one, dict) and isinstance(other, dict) and one.get("field") != other.get(
+            "field"
+        ):
+            return {"all": [one, other]}
+    return None
+
+
+BOTH = re.compile(r",? (?:and|with|whose|that have|that has|having|where|and (?:with|whose)) ")
 
 
 def negate(where: Filter) -> Filter:

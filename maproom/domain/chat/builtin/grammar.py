@@ -34,6 +34,13 @@ AMOUNT += (
     r"| \S+ (?:more )?(?:levels?|times?|steps?|notches?|clicks?)| [\d.,]+"
     r"| (?:one|two|three|four|five|six|seven|eight|nine|ten)))*"
 )
+# Why a request is made, after it: "for a 3D look", "so that we see the coast", "because ..."
+PURPOSE = re.compile(
+    r",? (?:for (?:a|an|the|my|our|this|that|some|his|her|their|a nicer|better)\b|so (?:that|i|we|"
+    r"it|they|you|people)\b|because\b|since (?:i|we|it|they)\b|as (?:i|we)\b|to (?:make|get|"
+    r"have|give) (?:it|them|a|an|the|things|everything)\b).*$",
+    re.I,
+)
 # "..., as a new layer", "numa nova camada": where a derived layer goes, said or not.
 NEW_LAYER = (
     r"(?:,?(?: -)?(?: and)?(?: (?:can|could) you)?(?: please)? (?:(?:put|save|make|turn) "
@@ -98,7 +105,7 @@ SUP = (
     r"most populous|least populous|most populated|least populated|most visited|"
     r"least visited|most popular|least popular|"
     r"highest rated|best rated|most expensive|biggest|largest|smallest|highest|lowest|longest|"
-    r"shortest|greatest|top|bottom|most|least|fewest|best|worst|cheapest"
+    r"shortest|greatest|top|bottom|most|least|fewest|best|worst|cheapest|maximum|minimum"
 )
 GO = (
     r"(?:fly|go|take me|bring me|take us|zoom|jump|move|navigate|head|travel|pan|center|centre|"
@@ -198,6 +205,7 @@ FIRST_RULES: list[tuple[str, str]] = [
         r"(?:count,? )?how many (?P<points2>.+?) (?:are |fall |lie |there are )?(?:there )?"
         r"(?:in|per|inside|within) "
         r"(?:each|every) (?P<polygons2>.+?)(?: (?:are|lie|lies|fall|are there|there are|exist))?|"
+        r"(?:(?:calculate|compute|work out|make|create|get|give me|show me|show) )?"
         r"(?:the )?(?P<stat>sum|total|average|mean|max|maximum|min|minimum)(?: of)?(?: the)? "
         r"(?P<field>[\w ]+?)(?: of (?:the )?(?P<points3>.+?))? (?:per|by|in each|for "
         r"each|in every|for every) (?P<polygons3>.+?)|"
@@ -209,6 +217,9 @@ FIRST_RULES: list[tuple[str, str]] = [
         r"how many (?P<field>people|inhabitants|residents|visitors) (?:live in|are in|visit|"
         r"does|do|has|have)(?: the)? (?P<feature>.+?)(?: have| get| has)?|"
         r"what(?:'s| is) the (?P<field2>[\w ]+?) of (?P<feature2>.+)|"
+        # "and what's its population?": of the feature the last answer named
+        r"(?:and )?(?:what(?:'s| is| about)|how (?:big|large|long|high) is) "
+        r"(?P<feature4>its|her|his) (?P<field4>[\w ]+)|"
         r"how (?P<field3>long|big|large) is (?:the )?(?P<feature3>.+)",
     ),
     (
@@ -241,8 +252,9 @@ FIRST_RULES: list[tuple[str, str]] = [
     (
         "stat",
         r"(?:what(?:'s| is| are| was)|tell me|give me|show me|find|calculate|compute)?"
-        r"(?: the)? ?(?P<stat>smallest|lowest|minimum|min|largest|biggest|highest|maximum|"
-        r"max|average|avg|mean|total|sum|combined|overall)(?: (?P<field>[\w ]+?))?"
+        r"(?: the| (?P<their>their|those))? ?(?P<stat>smallest|lowest|minimum|min|largest|biggest|highest|maximum|"
+        r"max|average|avg|mean|total|sum|combined|overall)(?: up)?(?: of(?: the)?| the|"
+        r" all(?: the)?)?(?: (?P<field>[\w ]+?))?(?: field| column)?"
         r"(?: value| number| count| figure)?(?: (?:in|of|among|across|for|over) "
         r"(?:the |all(?: the)? |my )?(?P<layer>.+?))?"
         r"(?: (?:combined|together|altogether|all together|in total|overall|put together|"
@@ -305,7 +317,8 @@ FIRST_RULES: list[tuple[str, str]] = [
         "unfilter",
         r"(?:show|display|bring back)(?: me)?(?: all)?(?: of)?(?: the)? (?P<layer>.+?)"
         r" again|(?:show|display) all(?: of)?(?: the)? (?P<layer2>.+)|"
-        r"(?:remove|clear|reset|drop|delete|turn off|undo|get rid of)(?: the| any| all)?"
+        r"(?:remove|clear|reset|drop|delete|turn off|undo|get rid of|take off|lose)"
+        r"(?: the| any| all| that| this| those| these| my| our)?"
         r" filters?(?: (?:on|from|of) (?:the )?(?P<layer3>.+))?|no (?:more )?filters?|"
         r"unfilter(?: the)?(?: (?P<layer4>.+))?",
     ),
@@ -618,7 +631,7 @@ RULES: list[tuple[str, str]] = [
                         r"(?: to| in| into)? (?P<color>.+)"),
     ("basemap", r"(?:(?:go|switch|change|get) )?back to(?: the| a)? "
                 r"(?P<style3>" + STYLE_WORDS + r")"
-                r"(?: mode| theme| basemap| base map| map| style| view| background)?|"
+                r"(?: mode| theme| basemap| base map| map| style| view| background| one)?|"
                 r"(?:switch|change|set|turn|go|use|make|put|flip|move|toggle|show|display|give)"
                 r"(?: it| me)?"
                 r"(?: the)?(?: basemap| base map| background| map| map style| style| theme| mode"
@@ -643,7 +656,10 @@ RULES: list[tuple[str, str]] = [
     ("remove_all", r"(?:clear|remove|delete|drop|get rid of|erase|wipe|trash)(?: out)?(?: all)?"
                    r"(?: of)?(?: the| my)? (?:everything|all|every layer|all layers|layers|"
                    r"all the layers|the map|all of them|all data|the whole map|it all)"
-                   r"(?: from the map| on the map| off the map)?|"
+                   r"(?: from the map| on the map| off the map)?"
+                   # "delete all layers except the cities": the others (asked first)
+                   r"(?:,? (?:except|but|apart from|other than|besides|save)(?: for)?(?: the)?"
+                   r"(?: ones? of| ones?)?(?: the)? (?P<keep>.+?)(?: layer| layers| one)?)?|"
                    r"(?:clear|wipe|empty)(?: the)? map"),
     ("rename", r"(?:rename|re-name|retitle|relabel)(?: the)? (?P<layer>.+?)(?: layer)? (?:to|as"
                r"|into) "

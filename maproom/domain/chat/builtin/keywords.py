@@ -263,6 +263,9 @@ def _on_map(text: str) -> Iterator[Intent]:
         amount = _zoom_amount(text)
         if amount is not None:
             yield Intent("zoom", {**slots, "dir": " out" if zoom_out else " in", "amount": amount})
+    if re.fullmatch(r"(?:change|set|pick|choose|switch|alter|modify|update)(?: the| its| their)?"
+                    r" colou?rs?", text):  # "change the colour": of what, and to what?
+        yield Intent("colour", {**slots, "layer": "it", "uncoloured": "yes"})
     colour = _colour(text)
     if colour and PAINT.search(text):  # "paint it orange", "change the colour to red": of what?
         # (but "colour the dragons purple" names something that is no layer)

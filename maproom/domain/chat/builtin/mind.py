@@ -176,6 +176,12 @@ class Mind:
         outcome = self.first(grammar.parse(spelled), clause)
         if outcome is None and guess:
             outcome = self.first(self._guesses(spelled), clause)
+        why = grammar.PURPOSE.search(clause)
+        if why and targets.mention(self, why.group(0).split()) is not None:
+            why = None  # "bigger dots for the cities": no reason, the layer
+        if (outcome is None or isinstance(outcome, Fail)) and why and why.start() > 0:
+            # "tilt the map to 60 degrees for a 3D look": the request without why it is made
+            return self.understand_clause(clause[: why.start()], guess=guess) or outcome
         return outcome
 
     def first(self, readings: Iterable[grammar.Intent], clause: str) -> Outcome | None:

@@ -31,6 +31,10 @@ MARKERS = ("der", "die", "das", "den", "dem", "des", "und", "auf", "nach", "mit"
 # Where a clause ends: the particle of a split verb comes just before.
 END = r"(?=\s*(?:[,.!?;]|$|bitte\b|und\b|dann\b))"
 REWRITES = [
+    # "die Summe der Besucher": of the (a genitive after a noun of measure)
+    (re.compile(r"\b(?P<n>summe|anzahl|zahl|mittelwert|durchschnitt|gesamtzahl|namen|farbe|"
+                r"grosse|bevolkerung|einwohnerzahl|lange|flache|maximum|minimum) "
+                r"(?:der|des)\b"), r"\g<n> of the"),
     # "Filter die Städte nach Einwohnerzahl", "Cafés mit Namen beschriften"
     (re.compile(r"\bfilter(?:e|n)? (?P<x>.+?) nach (?P<f>\S+)$"), r"filter \g<x> by \g<f>"),
     (re.compile(r"^(?P<x>.+?) mit (?:den |ihren |ihrem )?(?P<f>\S+) beschriften(?=\s*(?:[?.!]|$))"),
@@ -237,6 +241,8 @@ PHRASES: dict[str, str] = {
     "zusammen": "in total",
     # corrections: "no, wait, ..."
     "nein": "no", "warte": "wait", "ich meine": "i mean", "entschuldigung": "sorry", "oder besser": "or rather",
+    "berechne": "calculate", "berechnen": "calculate", "errechne": "calculate", "aus": "from",
+    "sind": "are",
     **common.people("de"),
     **common.nouns("de"),
     **common.numbers({

@@ -53,6 +53,9 @@ MARKERS = (
     "cuantas",
 )
 REWRITES = [
+    # "todas las capas menos la de ciudades": except
+    (re.compile(r"\b(?P<all>todas?|todos?|todo) (?P<x>.+?) menos (?:la |el |los |las )?(?:de )?"),
+     r"\g<all> \g<x> except "),
     # Pronouns joined to the verb: "píntalo", "escóndelas".
     (re.compile(r"\b(p[ií]nta|col[oó]r[eé]a|esc[oó]nde|oc[uú]lta|mu[eé]stra|qu[ií]ta|b[oó]rra|"
                 r"ac[eé]rca|al[eé]ja|ren[oó]mbra|res[aá]lta|dest[aá]ca|[eé]tiqu[eé]ta|f[ií]ltra|ilum[ií]na|"
@@ -196,6 +199,7 @@ PHRASES: dict[str, str] = {
     "menor a": "less than",
     # corrections: "no, wait, ..."
     "espera": "wait", "perdon": "sorry", "quiero decir": "i mean", "mejor dicho": "or rather",
+    "excepto": "except", "salvo": "except",
     **common.people("es"),
     **common.nouns("es"),
     **common.numbers({
@@ -352,7 +356,7 @@ PHRASES: dict[str, str] = {
     "alrededor de": "around", "cuenta": "count", "contar": "count", "cada": "each",
     "por cada": "per", "disuelve": "dissolve", "fusiona": "merge", "une": "merge",
     "recorta": "clip", "corta": "clip", "nueva capa": "new layer", "una nueva capa":
-    "a new layer", "guarda": "save", "crea": "create", "llamada": "called", "llamado":
+    "a new layer", "guarda": "save", "crea": "create", "cree": "create", "llamada": "called", "llamado":
     "called", "km": "km", "kilometros": "km", "metros": "m", "millas": "mi",
     # history
     "deshaz": "undo", "deshacer": "undo", "deshaz eso": "undo", "deshazlo": "undo",

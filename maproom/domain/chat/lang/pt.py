@@ -45,6 +45,9 @@ MARKERS = (
     "sao",
 )
 REWRITES = [
+    # "todas as camadas menos a das cidades": except
+    (re.compile(r"\b(?P<all>todas?|todos?|tudo) (?P<x>.+?) menos (?:a |o |as |os )?(?:de |das |dos |da |do )?"),
+     r"\g<all> \g<x> except "),
     # "não, espera, ...": a correction, not a negation
     (re.compile(r"\bnao,? (?=espera|desculpa|quer dizer|quero dizer)"), "nope, "),
     # "afaste um pouco o zoom": zoom out a bit
@@ -215,6 +218,7 @@ PHRASES: dict[str, str] = {
     "novo": "new",
     # corrections: "no, wait, ..."
     "nao espera": "no wait", "espera": "wait", "desculpa": "sorry", "quer dizer": "i mean", "quero dizer": "i mean", "ou melhor": "or rather",
+    "exceto": "except", "excepto": "except", "salvo": "except",
     **common.people("pt"),
     **common.nouns("pt"),
     **common.numbers({
@@ -377,7 +381,7 @@ PHRASES: dict[str, str] = {
     "cada": "each", "por cada": "per", "dissolve": "dissolve", "funde": "merge",
     "junta": "merge", "une": "merge", "recorta": "clip", "corta": "clip",
     "nova camada": "new layer", "uma nova camada": "a new layer", "guarda": "save",
-    "salva": "save", "cria": "create", "chamada": "called", "chamado": "called",
+    "salva": "save", "cria": "create", "crie": "create", "criem": "create", "chamada": "called", "chamado": "called",
     "quilometros": "km", "km": "km", "metros": "m", "milhas": "mi",
     # history
     "desfaz": "undo", "desfaca": "undo", "desfazer": "undo", "desfaz isso": "undo",

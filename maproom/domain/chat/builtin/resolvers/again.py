@@ -11,7 +11,8 @@ from maproom.domain.chat.builtin.outcome import Outcome
 # What can be done again to another layer: the kinds of readings that take a layer.
 ON_A_LAYER = frozenset(
     {"colour", "size", "opacity", "heatmap", "classify", "size_by", "label", "show", "hide",
-     "toggle", "remove", "zoom_layer", "move_layer"}
+     "toggle", "remove", "zoom_layer", "move_layer", "outline", "plain_style", "colour_each",
+     "unfilter", "buffer", "clip", "dissolve"}
 )  # fmt: skip
 
 

@@ -11,7 +11,8 @@ from typing import Any
 from maproom.domain.chat.builtin import conditions, targets
 from maproom.domain.chat.builtin.mind import Mind, resolves
 from maproom.domain.chat.builtin.outcome import Ask, Done, Fail, Outcome, phrase
-from maproom.domain.chat.builtin.resolvers import data
+from maproom.domain.chat.builtin.gazetteer import Place
+from maproom.domain.chat.builtin.resolvers import data, places
 from maproom.domain.chat.builtin.targets import Layer
 from maproom.domain.chat.builtin.text import number
 
@@ -247,6 +248,10 @@ def clip(mind: Mind, slots: dict[str, str]) -> Outcome | None:
         said = phrase("clipped", layer=layer["name"], to=other[0]["name"])
     else:
         country = mind.places.country(re.sub(r"^the ", "", target))
+        if country is None and mind.memory.place:  # "clip the rivers to this country"
+            found = places.find(mind, target, fuzzy=False)
+            if isinstance(found, Place) and found.kind == "country":
+                country = found
         if country is None:
             return Fail(phrase("no_place", name=target))
         action["country_code"] = country.code

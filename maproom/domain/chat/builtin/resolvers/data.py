@@ -56,6 +56,10 @@ LEFT = re.compile(
 NAME_FIELDS = ("name", "title", "label", "nom", "nombre", "nome")
 
 
+DANGLING = frozenset({"in", "on", "of", "from", "within", "inside", "at", "the", "my", "our", "this",
+                      "that", "layer", "layers", "data", "dataset", "are", "is", "there"})  # fmt: skip
+
+
 def split(mind: Mind, text: str) -> tuple[list[Layer] | Ask | None, str]:
     """The layer a question names and the rest of it (a condition): "cities with more than
     10 million people" is Cities and "with more than 10 million people"."""
@@ -70,8 +74,10 @@ def split(mind: Mind, text: str) -> tuple[list[Layer] | Ask | None, str]:
     again = targets.mention(mind, words) if isinstance(layers, list) else None
     if again is not None and targets.named(mind, " ".join(words[again[0] : again[1]])) == layers:
         words = words[: again[0]] + words[again[1] :]
-    rest = re.sub(r"(?: (?:in|on|of|from|within|inside|at)(?: the| my| our| this| that)?)+$", "",
-                  " ".join(words))  # fmt: skip
+    # "... are there in the layer": words left at the end once the layer is out
+    while words and words[-1].lower().strip("?.!,") in DANGLING:
+        words = words[:-1]
+    rest = " ".join(words)
     rest = re.sub(r"^(?:(?:are there|are|there are|there|do (?:i|we) have|exist|have|has|"
                   r"lie|lies|(?:are |is )?(?:located|situated)|our|my|"
                   r"in|on the map|layer|of) ?)+", "", rest).strip()  # fmt: skip
@@ -251,6 +257,10 @@ def stat(mind: Mind, slots: dict[str, str]) -> Outcome | None:
     where = condition(mind, layer, rest)
     if isinstance(where, Fail):
         return where
+    subset = mind.memory.subset
+    them = slots.get("their") or fold(layer_text) in ("them", "those", "these", "they", "their")
+    if them and where is None and subset and subset.get("layer") == layer["layer_id"]:
+        where = subset.get("filter")  # "how many counties are in state A?" "their total ...?"
     answer = stats(mind, layer, field["name"], where)
     if failed(answer):
         return failed(answer)
@@ -290,6 +300,10 @@ def order_of(sup: str) -> str:
     return "asc" if sup in DOWN or first in ("least", "fewest", "fewer", "less") else "desc"
 
 
+TOP, TIES = 20, 5  # features a ranking names at most; those tying with the last, at most
+ONE_OF_THEM = frozenset({"one", "ones", "of them", "one of them", "them", "those", "these"})
+
+
 def ranked(
     mind: Mind, slots: dict[str, str]
 ) -> tuple[Layer, dict[str, Any], list[dict[str, Any]]] | Outcome | None:
@@ -297,6 +311,11 @@ def ranked(
     sup = (slots.get("sup") or "").lower()
     sup = {"more": "most", "fewer": "fewest", "less": "least"}.get(sup, sup)
     layers, rest = split(mind, slots.get("layer") or "")
+    if fold(slots.get("layer") or "") in ONE_OF_THEM:  # "which one has the highest value?"
+        referred = one_layer(mind, "", (slots.get("field") or "").strip() or None)
+        if not isinstance(referred, dict):
+            return referred
+        layers, rest = [referred], ""
     if layers is None:
         return None
     if isinstance(layers, Ask):
@@ -315,9 +334,12 @@ def ranked(
     where = condition(mind, layer, rest)
     if isinstance(where, Fail):
         return where
-    n = int(number(slots.get("n") or "") or 1)
-    found = features(mind, layer, where, field["name"], order_of(sup), max(1, min(n, 20)))
-    return layer, field, found
+    n = max(1, min(int(number(slots.get("n") or "") or 1), TOP))
+    found = features(mind, layer, where, field["name"], order_of(sup), min(n + TIES, TOP))
+    # "which cafes have the highest rating": every one that ties with the last one asked for
+    last = (found[n - 1].get("properties") or {}).get(field["name"]) if len(found) >= n else None
+    kept = [row for row in found[n:] if (row.get("properties") or {}).get(field["name"]) == last]
+    return layer, field, found[:n] + kept
 
 
 @resolves("top")
@@ -513,6 +535,11 @@ def feature_value(mind: Mind, slots: dict[str, str]) -> Outcome | None:
     """ "how many people live in District A", "what is the length of the Tagus": a value of
     a feature named by its name."""
     wanted = fold(slots.get("feature") or "").removeprefix("the ").strip(" ?")
+    if wanted in ("its", "her", "his"):  # the feature the last answer named
+        last = mind.memory.place
+        if not last or last.get("kind") != "feature":
+            return None
+        wanted = fold(str(last.get("name") or ""))
     field_text = slots.get("field") or ""
     field_text = SIZE_WORDS.get(field_text, field_text)
     if not wanted or not field_text:

@@ -172,6 +172,13 @@ def remove_all(mind: Mind, slots: dict[str, str]) -> Outcome:
     if not mind.layers:
         return Done([], [phrase("nothing_to_remove")])
     every = [layer["layer_id"] for layer in mind.layers]
+    if slots.get("keep"):  # "delete all layers except the cities"
+        kept = targets.named(mind, slots["keep"])
+        if not isinstance(kept, list) or not targets.exactly(mind, slots["keep"], kept):
+            return None
+        every = [i for i in every if i not in {layer["layer_id"] for layer in kept}]
+        if not every:
+            return Done([], [phrase("nothing_to_remove")])
     return remove(mind, {"layer": "all"}, every) or Done([], [])
 
 
