@@ -139,9 +139,10 @@ FIRST_RULES: list[tuple[str, str]] = [
     ),
     (
         "rotate",
-        r"(?:rotate|turn|spin|orient|set the bearing|bearing)(?: the)?(?: map| view| camera)?"
+        r"(?:rotate|turn|spin|orient|set the bearing|bearing)(?: the)?(?: map| view| camera| it)?"
         r"(?: (?:to the )?(?:left|right|clockwise|counter-?clockwise|anti-?clockwise))?"
         r"(?: by| to)?(?: an?)?(?: bearing| heading| angle)?(?: of)?"
+        r"(?: (?:about|around|roughly|approximately|some))?"
         r"(?: (?P<degrees>-?[\w.]+) ?(?:degrees?|deg|°)?)?"
         r"(?: (?:to the )?(?:left|right|clockwise|counter-?clockwise|anti-?clockwise))?"
         r"(?: (?P<by>more))?|"
@@ -158,8 +159,10 @@ FIRST_RULES: list[tuple[str, str]] = [
     ),
     (
         "tilt",
-        r"(?:tilt|pitch|incline|lean|angle)(?: the)?(?: map| view| camera| it)?"
-        r"(?: (?:a (?:little )?bit|slightly|a little))?(?: (?:by|to))?(?: (?P<degrees>\S+)"
+        r"(?:tilt|pitch|incline|lean|angle)(?: (?:a (?:little )?bit|slightly|a little))?"
+        r"(?: the)?(?: map| view| camera| it)?"
+        r"(?: (?:a (?:little )?bit|slightly|a little))?(?: (?:by|to))?"
+        r"(?: (?:about|around|roughly|approximately|some))?(?: (?P<degrees>\S+)"
         r" ?(?:degrees?|deg|°))?(?: to (?P<degrees3>\d+(?:\.\d+)?))?"
         r"(?: so (?:it|that it|(?:that )?the [\w ]+?) looks? (?:3d|three.dimensional)|"
         r" (?:to|so (?:i|we) can) (?:see|view|look at)(?: it)?(?: in)? (?:3d|three.dimensional"
@@ -379,6 +382,7 @@ FIRST_RULES: list[tuple[str, str]] = [
     (
         "dissolve",
         r"(?:dissolve|merge|combine|union|unite|fuse)(?: all)?(?: the)? (?P<layer>.+?)"
+        r"(?: together| into groups)?"
         r"(?: (?:by|on|according to|based on|per) (?:the |their )?(?P<field>[\w ]+?))?"
         r"(?: into (?:one|a single)(?: shape| feature| polygon| area)?)?"
         r"(?: (?:called|named) (?P<name>.+))?" + NEW_LAYER,

@@ -31,6 +31,12 @@ MARKERS = ("der", "die", "das", "den", "dem", "des", "und", "auf", "nach", "mit"
 # Where a clause ends: the particle of a split verb comes just before.
 END = r"(?=\s*(?:[,.!?;]|$|bitte\b|und\b|dann\b))"
 REWRITES = [
+    # "Fass die Bezirke nach Region zusammen", "Verschmelze die Districts nach Region": by
+    (re.compile(r"\b(?:fass|fasse|fasst) (?P<x>.+?) nach (?P<f>\S+) zusammen\b"),
+     r"merge \g<x> by \g<f>"),
+    (re.compile(r"\b(?:fass|fasse|fasst) (?P<x>.+?) zusammen\b"), r"merge \g<x>"),
+    (re.compile(r"\b(?P<v>verschmelze|verschmelzen|vereinige|vereinigen|gruppiere|gruppieren|"
+                r"zusammenfassen|fasse zusammen) (?P<x>.+?) nach\b"), r"merge \g<x> by"),
     # "die Summe der Besucher": of the (a genitive after a noun of measure)
     (re.compile(r"\b(?P<n>summe|anzahl|zahl|mittelwert|durchschnitt|gesamtzahl|namen|farbe|"
                 r"grosse|bevolkerung|einwohnerzahl|lange|flache|maximum|minimum) "
@@ -243,6 +249,7 @@ PHRASES: dict[str, str] = {
     "nein": "no", "warte": "wait", "ich meine": "i mean", "entschuldigung": "sorry", "oder besser": "or rather",
     "berechne": "calculate", "berechnen": "calculate", "errechne": "calculate", "aus": "from",
     "sind": "are",
+    "schwenken": "pan", "schwenke": "pan", "schwenk": "pan",
     **common.people("de"),
     **common.nouns("de"),
     **common.numbers({

@@ -200,6 +200,7 @@ PHRASES: dict[str, str] = {
     # corrections: "no, wait, ..."
     "espera": "wait", "perdon": "sorry", "quiero decir": "i mean", "mejor dicho": "or rather",
     "excepto": "except", "salvo": "except",
+    "giralo": "rotate it", "gíralo": "rotate it", "inclinalo": "tilt it", "rotalo": "rotate it",
     **common.people("es"),
     **common.nouns("es"),
     **common.numbers({

@@ -204,6 +204,7 @@ PHRASES: dict[str, str] = {
     "plus peuples": "most populated",
     # corrections: "no, wait, ..."
     "non attends": "no wait", "attends": "wait", "attendez": "wait", "pardon": "sorry", "je veux dire": "i mean", "ou plutot": "or rather",
+    "tournez": "rotate", "inclinez": "tilt", "pivotez": "rotate",
     **common.people("fr"),
     **common.nouns("fr"),
     **common.numbers({

@@ -219,6 +219,7 @@ PHRASES: dict[str, str] = {
     # corrections: "no, wait, ..."
     "nao espera": "no wait", "espera": "wait", "desculpa": "sorry", "quer dizer": "i mean", "quero dizer": "i mean", "ou melhor": "or rather",
     "exceto": "except", "excepto": "except", "salvo": "except",
+    "gira-o": "rotate it", "roda-o": "rotate it", "inclina-o": "tilt it",
     **common.people("pt"),
     **common.nouns("pt"),
     **common.numbers({

@@ -310,6 +310,10 @@ def ranked(
     """The features a superlative question asks for: its layer, field and the features."""
     sup = (slots.get("sup") or "").lower()
     sup = {"more": "most", "fewer": "fewest", "less": "least"}.get(sup, sup)
+    counted = re.match(r"(?P<n>\d+|two|three|four|five|six|seven|eight|nine|ten) (?P<layer>.+)",
+                       slots.get("layer") or "")  # fmt: skip
+    if counted and not slots.get("n"):  # "the top 3 sites by visitors"
+        slots = {**slots, "n": counted["n"], "layer": counted["layer"]}
     layers, rest = split(mind, slots.get("layer") or "")
     if fold(slots.get("layer") or "") in ONE_OF_THEM:  # "which one has the highest value?"
         referred = one_layer(mind, "", (slots.get("field") or "").strip() or None)

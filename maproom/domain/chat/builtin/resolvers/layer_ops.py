@@ -47,6 +47,11 @@ def visibility(
                     "visible": visible} for layer in found]  # fmt: skip
         return Done(actions, [phrase("showed" if visible else "hid", layers=names_of(found))])
 
+    present = {layer["layer_id"] for layer in mind.layers}
+    if (slots.get("layer") or "it") in ("it", "them") and mind.memory.layers and not (
+        present & set(mind.memory.layers)
+    ):  # "remove the rivers, I don't need it": what "it" was is gone
+        return Done([], [])
     return with_layers(mind, slots.get("layer"), chosen, make)
 
 
