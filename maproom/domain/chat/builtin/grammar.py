@@ -243,6 +243,9 @@ FIRST_RULES: list[tuple[str, str]] = [
         r"(?:what|which) (?:fields|attributes|columns|properties|variables|data fields|"
         r"information|info|data)(?: (?:are|is|do|does))?(?: there)?(?: (?:in|on|for|of)"
         r" (?P<layer>.+?))?(?: (?:have|has|contain|hold|got|layer|available))*|"
+        r"(?:what|which) (?:info|information|data|fields|columns|attributes) (?:do|does) "
+        r"(?:the )?(?P<layer7>.+?) (?:have|hold|contain|carry)"
+        r"(?:,? (?:like|i mean|as in|so|e\.?g\.?) (?:what|which) (?:fields|columns|attributes))?|"
         r"(?:list|show|tell me|give me|describe)(?: me)?(?: the)? (?:fields|attributes|"
         r"columns|properties)(?: (?:of|in|for) (?P<layer2>.+))?|"
         r"(?:what|which) (?:fields|attributes|columns|properties) (?:do|does) "
@@ -349,6 +352,7 @@ FIRST_RULES: list[tuple[str, str]] = [
         r"more|less|at least|at most|\d).*?) only|"
         r"(?:show|display)(?: me)?(?: the| all(?: the)?)? (?P<rest6>.+? (?:with|whose|where|"
         r"having|from|in|over|under|above|below) .+)|"
+        r"(?!(?:cut|clip|crop|trim|buffer|merge|dissolve|delete|remove|save|copy|extract)\b)"
         r"(?P<rest7>(?:the |all the |my |our )?[\w ]+?),? (?:only|just) (?:those|the ones|ones|the)"
         r"(?: that are| which are| with| that have| having| whose)? (?P<cond7>.+)|"
         r"filter(?: the)? (?P<rest5>.+?) (?:down )?to (?:those|the ones|ones|only those|only "
@@ -389,6 +393,11 @@ FIRST_RULES: list[tuple[str, str]] = [
     ),
     (
         "clip",
+        # "cut the rivers so only the parts inside France are left"
+        r"(?:clip|cut|crop|trim)(?: the)? (?P<layer3>.+?) (?:so (?:that )?|down )?(?:to )?"
+        r"(?:only |just )?(?:the )?(?:parts?|bits?|sections?|pieces?|portions?) (?:that are )?"
+        r"(?:inside|in|within) (?:the )?(?P<other3>.+?)(?: (?:are|is) (?:left|kept|remaining))?"
+        + NEW_LAYER + "|"
         r"(?:clip|cut|crop|trim)(?: the)? (?P<layer>.+?) (?:to|by|with|at|inside|within|"
         r"to fit) (?:the )?(?:(?:outline|outlines|contour|borders?|boundary|boundaries|shape|"
         r"extent|area|territory|limits) of (?:the )?)?(?P<other>.+?)"
@@ -436,7 +445,7 @@ FIRST_RULES: list[tuple[str, str]] = [
         r"(?:sizes?|radius)"
         r" of(?: the)? (?P<layer9>.+?) (?:by|according to|based on|depending on|with|on) "
         r"(?:the |their |its )?(?P<field9>[\w ]+?)|"
-        r"(?:size|scale|sise)(?: the)? (?P<layer>.+?) (?:by|according to|based on|"
+        r"(?:size|scale|sise)(?: of)?(?: the)? (?P<layer>.+?) (?:by|according to|based on|"
         r"proportional to|proportionally to|with) (?:the |their |its )?"
         r"(?P<field>[\w ]+?)|"
         r"(?:make|set|draw)(?: the)? "
@@ -454,15 +463,16 @@ FIRST_RULES: list[tuple[str, str]] = [
         r"depend on|depends on|depending on|vary with|varies with|proportional to) "
         r"(?:the |their )?(?P<field3>[\w ]+?)|"
         # "make the city circles bigger for bigger populations"
-        r"(?:make|draw|show)(?: the)? (?P<layer5>.+?)(?: circles?| dots?| points?| symbols?"
-        r"| lines?)? (?:bigger|larger|thicker|wider) (?:for|with|where there (?:is|are)) "
+        r"(?:(?:make|draw|show)(?: the)?|(?:can|could) the) (?P<layer5>.+?)(?: circles?| dots?|"
+        r" points?| symbols?| lines?)? (?:get |be |grow |look )?(?:bigger|larger|thicker|wider)"
+        r" (?:for|with|where there (?:is|are)) "
         r"(?:the )?(?:bigger|larger|higher|greater|more|longer) (?P<field5>[\w ]+?)",
     ),
     (
         "heatmap",
         r"(?:show|make|turn|display|render|draw|view|visuali[sz]e|change)(?: the)? "
-        r"(?P<layer>.+?)(?: layer)? (?:as|into|to) (?:a )?heat ?map (?:weighted|"
-        r"weighed) by (?:the |their )?(?P<weight>[\w ]+)|"
+        r"(?P<layer>.+?)(?: layer)? (?:as|into|to) (?:a )?heat ?map,? (?:weighted by|"
+        r"weighed by|based on|by|using|according to) (?:the |their )?(?P<weight>[\w ]+)|"
         r"(?:(?:make|create|show|draw|give|get|see|have)(?: me| us)? )?(?:an? )?heat ?map "
         r"(?:of|for|from|on) "
         r"(?:the )?(?P<layer2>.+?),? (?:weighted|weighed|by) (?:by )?(?:the |their )?"
@@ -534,7 +544,7 @@ FIRST_RULES: list[tuple[str, str]] = [
     (
         "instead",
         r"(?:use|with|make it|try|now|and|but)(?: in| with)? (?P<classes>\S+) classes"
-        r"(?: instead)?|"
+        r"(?: (?:on|for|in|with) (?:that|this|it|them|those|these))?(?: instead)?|"
         r"(?:use|try|with)(?: the)? (?P<field>[\w ]+?) field(?: for (?:them|it|those))?"
         r"(?: instead)?|"
         r"(?:the same|same)(?: thing)? but (?:in |with )?(?P<classes2>\S+) classes",
@@ -632,7 +642,10 @@ RULES: list[tuple[str, str]] = [
                          r")(?:(?:,| and|, and) (?:the )?(?:" + CATEGORY_WORDS + r"))*)" + ON_MAP),
     ("category_colour", r"(?:make|colou?r|paint|turn|set|change)(?: the)? "
                         r"(?P<cats>" + CATEGORY_WORDS + r")(?: colou?r)?" + ON_MAP +
-                        r"(?: to| in| into)? (?P<color>.+)"),
+                        r"(?: to| in| into| of)? (?P<color>.+)|"
+                        # "and the water in dark blue", "water in navy"
+                        r"(?:the )?(?P<cats2>" + CATEGORY_WORDS + r")" + ON_MAP +
+                        r" (?:in|to|as) (?P<color2>.+)"),
     ("basemap", r"(?:(?:go|switch|change|get) )?back to(?: the| a)? "
                 r"(?P<style3>" + STYLE_WORDS + r")"
                 r"(?: mode| theme| basemap| base map| map| style| view| background| one)?|"
@@ -802,7 +815,8 @@ TYPED = frozenset(
 SEPARATORS = re.compile(
     r"(?:,? and then |,? then |; |\. |, and | and also | also | and |, (?=\w)|: (?=\w)| - (?=\w)"
     r"| (?=without |with no )|,? but (?=not )| (?=with \d+ ?% opacity)"
-    r"| (?=with (?:an? |thin |thick )?[#\w]+(?: \w+)? (?:border|outline|stroke|edge)s?$))"
+    r"| (?=with (?:an? |thin |thick )?[#\w]+(?: \w+)? (?:border|outline|stroke|edge)s?$)"
+    r"| (?=with (?:bigger|smaller|larger|thicker|thinner|wider|narrower) ))"
 )
 
 

@@ -65,7 +65,7 @@ COMMON = frozenset(
     removed renamed styled labelled labeled flipped turned messed broken wrong weird
     rid fit got yet outside inside besides apart until unless into onto upon too
     county district province municipality neighbourhood neighborhood site sites river
-    lat lon lng latitude longitude coordinates wait sorry oops nope actually
+    lat lon lng latitude longitude coordinates wait sorry oops nope actually parts bits pieces
     countries cities states regions towns max min sea seas ocean oceans lake lakes
     park road border borders boundary label close near far
     most least best worst top bottom values kind sort sorts class classes group number
@@ -120,6 +120,10 @@ SHORTHAND = [
     (re.compile(r"\s*&\s*"), " and "),
     # learners' forms: "depend of", "show me where is X", "like a new layer", "more zoom"
     (re.compile(r"\bdepends? of\b", re.I), "depend on"),
+    (re.compile(r"\bcapitol(s?) of\b", re.I), r"capital\1 of"),
+    # "what's the capital of Australia?": shown on the map
+    (re.compile(r"^(?:what|which|whats)(?:'s| is)? (?:the )?(?=capi(?:tal|tol)s? (?:city )?of )",
+                re.I), "fly to the "),
     (re.compile(r"\b(?:chuck|whack|slap|pop|stick|bung) (?=(?:a|an|the|some) )", re.I), "make "),
     (re.compile(r"\bbump (them|it) up\b", re.I), r"make \1 bigger"),
     (re.compile(r"\btake (me|us) up to\b", re.I), r"take \1 to"),
@@ -240,6 +244,7 @@ def normalise(text: str) -> str:
     the names it carries (`Spelled` matches in lower case)."""
     text = text.replace("\u2019", "'").replace("\u2018", "'").replace("\u201c", '"')
     text = text.replace("\u201d", '"').replace("\u2013", "-").replace("\u2014", "-")
+    text = text.replace("\u201e", '"')  # German „...“
     text = re.sub(r"(?<=\w) +(?=[!?;](?:\s|$))", "", text)  # French spacing: "merci ! ..."
     for pattern, replacement in SHORTHAND:
         text = pattern.sub(replacement, text)
@@ -344,7 +349,7 @@ class Spelled:
 
 
 # Misspellings too far from their word for the rule below.
-MISSPELLED = {"highlite": "highlight", "hilight": "highlight", "hilite": "highlight",
+MISSPELLED = {"capitol": "capital", "capitols": "capitals", "highlite": "highlight", "hilight": "highlight", "hilite": "highlight",
               "colur": "colour", "collor": "color", "satelite": "satellite",
               "sattelite": "satellite", "transparant": "transparent", "opacitiy": "opacity",
               "basemape": "basemap", "zooom": "zoom", "zoomm": "zoom"}  # fmt: skip

@@ -76,11 +76,13 @@ def detect(
     how many names of places it holds in each language ("Alemania": es)."""
     words = [w for w in re.findall(r"\w+", fold(text)) if w not in protected]
     scores = {code: float((places or {}).get(code, 0)) for code in LANGUAGES}
-    for code in LANGUAGES:
-        if code == "en":
-            continue
-        own, phrases = _lexicon(code)[1], _phrases_of(code)
-        scores[code] += sum(1 for word in words if word in own)
+    owners = {code: _lexicon(code)[1] for code in LANGUAGES if code != "en"}
+    for code, own in owners.items():
+        phrases = _phrases_of(code)
+        # a word of several languages ("usa": es and pt) counts for each in part
+        scores[code] += sum(
+            1 / sum(word in other for other in owners.values()) for word in words if word in own
+        )
         scores[code] += sum(
             1 for size in (2, 3) for i in range(len(words) - size + 1)
             if tuple(words[i : i + size]) in phrases

@@ -31,6 +31,11 @@ MARKERS = ("der", "die", "das", "den", "dem", "des", "und", "auf", "nach", "mit"
 # Where a clause ends: the particle of a split verb comes just before.
 END = r"(?=\s*(?:[,.!?;]|$|bitte\b|und\b|dann\b))"
 REWRITES = [
+    # "Benenne die Ebene Cafes in „Lissabon Cafés“ um": rename ... to
+    (re.compile(r"\bbenenne (?P<x>.+?) (?:in|zu) (?P<n>.+?) um\b"), r"rename \g<x> to \g<n>"),
+    (re.compile(r"\bab (?=\d)"), "at least "),  # "mit einem Wert ab 20"
+    # "Setz die Ansicht bitte zurück": reset
+    (re.compile(r"\bsetz(?:e|en|t)? (?P<x>.+?) zuruck\b"), r"reset \g<x>"),
     # "Fass die Bezirke nach Region zusammen", "Verschmelze die Districts nach Region": by
     (re.compile(r"\b(?:fass|fasse|fasst) (?P<x>.+?) nach (?P<f>\S+) zusammen\b"),
      r"merge \g<x> by \g<f>"),
@@ -250,6 +255,8 @@ PHRASES: dict[str, str] = {
     "berechne": "calculate", "berechnen": "calculate", "errechne": "calculate", "aus": "from",
     "sind": "are",
     "schwenken": "pan", "schwenke": "pan", "schwenk": "pan",
+    "wie hoch ist": "what is", "wie hoch sind": "what are",
+    "wieder sichtbar": "visible again", "sichtbar": "visible", "unsichtbar": "invisible",
     **common.people("de"),
     **common.nouns("de"),
     **common.numbers({

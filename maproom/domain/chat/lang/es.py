@@ -201,6 +201,9 @@ PHRASES: dict[str, str] = {
     "espera": "wait", "perdon": "sorry", "quiero decir": "i mean", "mejor dicho": "or rather",
     "excepto": "except", "salvo": "except",
     "giralo": "rotate it", "gíralo": "rotate it", "inclinalo": "tilt it", "rotalo": "rotate it",
+    "en blanco": "blank",
+    "cuanta gente": "how many people", "cuantas personas": "how many people", "cuanta": "how much",
+    "vive": "live", "viven": "live", "vivimos": "live",
     **common.people("es"),
     **common.nouns("es"),
     **common.numbers({

@@ -12,6 +12,7 @@ __all__ = ["AFTER", "MARKERS", "PHRASES", "REPLIES", "REWRITES", "YES", "shown"]
 
 MARKERS = (
     "bora",
+    "classes",
     "os",
     "as",
     "do",
@@ -45,6 +46,8 @@ MARKERS = (
     "sao",
 )
 REWRITES = [
+    # "dá um zoom até o nível 12": zoom to (folded, "dá" is "da", of the)
+    (re.compile(r"\bda (?:um |uma )?(?:zoom|zum)\b"), "zoom"),
     # "todas as camadas menos a das cidades": except
     (re.compile(r"\b(?P<all>todas?|todos?|tudo) (?P<x>.+?) menos (?:a |o |as |os )?(?:de |das |dos |da |do )?"),
      r"\g<all> \g<x> except "),
@@ -220,6 +223,8 @@ PHRASES: dict[str, str] = {
     "nao espera": "no wait", "espera": "wait", "desculpa": "sorry", "quer dizer": "i mean", "quero dizer": "i mean", "ou melhor": "or rather",
     "exceto": "except", "excepto": "except", "salvo": "except",
     "gira-o": "rotate it", "roda-o": "rotate it", "inclina-o": "tilt it",
+    "em branco": "blank",
+    "mais": "more", "mais para": "further", "mais para o": "further", "mais para a": "further", "nisso": "on that", "nisto": "on this", "nessa": "on that", "nesse": "on that",
     **common.people("pt"),
     **common.nouns("pt"),
     **common.numbers({

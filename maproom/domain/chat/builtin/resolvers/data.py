@@ -51,7 +51,7 @@ STATS = {"smallest": "min", "lowest": "min", "minimum": "min", "min": "min", "le
 # "how many are left?", "how many remain": what the last layer's filter keeps.
 LEFT = re.compile(
     r"(?:of (?:them|those|these) )?(?:are |is )?(?:still )?(?:left|remaining|remain|"
-    r"shown|visible|showing)(?: now)?(?: on the map)?"
+    r"shown|visible|showing)(?: now)?(?: on the map)?|(?:is |are )(?:that|those|these|there now)"
 )
 NAME_FIELDS = ("name", "title", "label", "nom", "nombre", "nome")
 
@@ -300,6 +300,9 @@ def order_of(sup: str) -> str:
     return "asc" if sup in DOWN or first in ("least", "fewest", "fewer", "less") else "desc"
 
 
+REFERRED = frozenset({"its", "her", "his", "it", "that", "this", "that one", "this one", "there",
+                      "that city", "this city", "that town", "that place", "that district",
+                      "that site", "that feature"})  # fmt: skip
 TOP, TIES = 20, 5  # features a ranking names at most; those tying with the last, at most
 ONE_OF_THEM = frozenset({"one", "ones", "of them", "one of them", "them", "those", "these"})
 
@@ -539,7 +542,7 @@ def feature_value(mind: Mind, slots: dict[str, str]) -> Outcome | None:
     """ "how many people live in District A", "what is the length of the Tagus": a value of
     a feature named by its name."""
     wanted = fold(slots.get("feature") or "").removeprefix("the ").strip(" ?")
-    if wanted in ("its", "her", "his"):  # the feature the last answer named
+    if wanted in REFERRED:  # the feature the last answer named ("its population")
         last = mind.memory.place
         if not last or last.get("kind") != "feature":
             return None

@@ -223,7 +223,8 @@ def place_alone(mind: Mind, slots: dict[str, str]) -> Outcome | None:
 ITS_COUNTRY = re.compile(
     r"(?:the )?(?:that|this|its|their|her|his|the|the same|same) (?:country|nation)"
     r"(?: (?:of )?(?:it|its|that|this|their|her|his))?"
-    r"(?: (?:it is in|it's in|it is|where it is|of (?:it|that|this|that city|the city)))?"
+    r"(?: (?:it is in|it's in|it is|where it is|of (?:it|that|this|that city|the city)|there|"
+    r"over there|of there))?"
 )
 
 
@@ -232,7 +233,8 @@ def mask(mind: Mind, slots: dict[str, str]) -> Outcome | None:
     """ "highlight Japan", "mask everything except Brazil", "darken the rest" (of the last
     place)."""
     text = slots.get("place", "").strip()
-    if ITS_COUNTRY.fullmatch(fold(text)) and mind.memory.place:
+    country_there = fold(text) in BACK and re.search(r"\b(?:country|nation)\b", slots.get("clause", ""))
+    if (ITS_COUNTRY.fullmatch(fold(text)) or country_there) and mind.memory.place:
         # "highlight that country", "its country": the country of the last place
         last = from_json(mind.memory.place)
         country = (
