@@ -110,8 +110,10 @@ def _both(mind: Mind, layer: Layer, said: str) -> Filter | None:
         first, second = said[: joint.start()], said[joint.end() :]
         one = parse(mind, layer, first) if first.strip() else None
         other = parse(mind, layer, second) if isinstance(one, dict) else None
-        if isinstance(one, dict) and isinstance(other, dict) and one.get("field") != other.get(
-            "field"
+        if (
+            isinstance(one, dict)
+            and isinstance(other, dict)
+            and one.get("field") != other.get("field")
         ):
             return {"all": [one, other]}
     return None

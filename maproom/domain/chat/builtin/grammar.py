@@ -258,7 +258,8 @@ FIRST_RULES: list[tuple[str, str]] = [
     (
         "stat",
         r"(?:what(?:'s| is| are| was)|tell me|give me|show me|find|calculate|compute)?"
-        r"(?: the| (?P<their>their|those))? ?(?P<stat>smallest|lowest|minimum|min|largest|biggest|highest|maximum|"
+        r"(?: the| (?P<their>their|those))? ?"
+        r"(?P<stat>smallest|lowest|minimum|min|largest|biggest|highest|maximum|"
         r"max|average|avg|mean|total|sum|combined|overall)(?: up)?(?: of(?: the)?| the|"
         r" all(?: the)?)?(?: (?P<field>[\w ]+?))?(?: field| column)?"
         r"(?: value| number| count| figure)?(?: (?:in|of|among|across|for|over) "
@@ -342,7 +343,8 @@ FIRST_RULES: list[tuple[str, str]] = [
     (
         "filter",
         r"(?:only show|show only|just show|show just|display only|only display|keep only|"
-        r"only keep|show me only|show me just|(?:i|we) (?:only|just) (?:want|need)(?: to see)?|(?:(?:apply|add|put|set|use) (?:a |the )?filter "
+        r"only keep|show me only|show me just|(?:i|we) (?:only|just) (?:want|need)(?: to see)?|"
+        r"(?:(?:apply|add|put|set|use) (?:a |the )?filter "
         r"(?:on|to|for)|filter)(?: the)?|only|just)(?: me)?"
         r"(?: the| all(?: the)?)? (?P<rest>.+?)(?: on the map)?|"
         r"(?P<hide>hide|remove from view|don't show|do not show|exclude)(?: the| all"
@@ -397,7 +399,8 @@ FIRST_RULES: list[tuple[str, str]] = [
         r"(?:clip|cut|crop|trim)(?: the)? (?P<layer3>.+?) (?:so (?:that )?|down )?(?:to )?"
         r"(?:only |just )?(?:the )?(?:parts?|bits?|sections?|pieces?|portions?) (?:that are )?"
         r"(?:inside|in|within) (?:the )?(?P<other3>.+?)(?: (?:are|is) (?:left|kept|remaining))?"
-        + NEW_LAYER + "|"
+        + NEW_LAYER
+        + "|"
         r"(?:clip|cut|crop|trim)(?: the)? (?P<layer>.+?) (?:to|by|with|at|inside|within|"
         r"to fit) (?:the )?(?:(?:outline|outlines|contour|borders?|boundary|boundaries|shape|"
         r"extent|area|territory|limits) of (?:the )?)?(?P<other>.+?)"

@@ -24,11 +24,13 @@ def _any(words: str) -> re.Pattern[str]:
     return re.compile(r"\b(?:" + words + r")\b")
 
 
-LABEL = _any(r"labels?|labell?ed|labell?ing|annotate|annotations?|captions?|names|titles|"
-             r"(?:its|their|with|show) names?")
+LABEL = _any(
+    r"labels?|labell?ed|labell?ing|annotate|annotations?|captions?|names|titles|"
+    r"(?:its|their|with|show) names?"
+)
 PAINT = _any(r"paint|colou?r|make|turn|change|set|recolou?r|tint")
-PAINT_NOISE = frozenset({"the", "it", "them", "to", "in", "into", "please", "a", "all", "everything",
-                         "colour", "color", "of"})  # fmt: skip
+PAINT_NOISE = frozenset({"the", "it", "them", "to", "in", "into", "please", "a", "all",
+                         "everything", "colour", "color", "of"})  # fmt: skip
 HEAT = _any(r"heat ?maps?|density|hot ?spots?")
 BY = re.compile(
     r"\b(?:by|based on|according to|using|per|on)\s+(?:the |their |its |each )?"
@@ -142,10 +144,12 @@ def _on_layer(text: str, layer: str, after: str) -> Iterator[Intent]:
     slots = {"layer": layer, "clause": text}
     if LABEL.search(text) and not re.search(r"\b(?:rename|call|called|named)\b", text):
         # "I want to see the city names", "cities labelled please"
-        by = re.search(r"\b(?:with|by|using|showing) (?:the |their |its )?(?P<field>[\w ]+)$", after)
+        by = re.search(r"\b(?:with|by|using|showing) (?:the |their |its )?(?P<field>[\w ]+)$",
+                       after)  # fmt: skip
         field = by.group("field") if by and not LABEL.fullmatch(by.group("field")) else ""
         off = re.search(r"\b(?:hide|remove|no|off|without|drop)\b", text)
-        yield Intent("label", {**slots, "field": field or "name", **({"off": "off"} if off else {})})
+        off_slot = {"off": "off"} if off else {}
+        yield Intent("label", {**slots, "field": field or "name", **off_slot})
     if HEAT.search(text):
         yield Intent("heatmap", dict(slots))
     by = BY.search(after)
@@ -263,8 +267,11 @@ def _on_map(text: str) -> Iterator[Intent]:
         amount = _zoom_amount(text)
         if amount is not None:
             yield Intent("zoom", {**slots, "dir": " out" if zoom_out else " in", "amount": amount})
-    if re.fullmatch(r"(?:change|set|pick|choose|switch|alter|modify|update)(?: the| its| their)?"
-                    r" colou?rs?", text):  # "change the colour": of what, and to what?
+    if re.fullmatch(
+        r"(?:change|set|pick|choose|switch|alter|modify|update)(?: the| its| their)?"
+        r" colou?rs?",
+        text,
+    ):  # "change the colour": of what, and to what?
         yield Intent("colour", {**slots, "layer": "it", "uncoloured": "yes"})
     colour = _colour(text)
     if colour and PAINT.search(text):  # "paint it orange", "change the colour to red": of what?

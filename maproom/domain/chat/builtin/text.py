@@ -122,8 +122,12 @@ SHORTHAND = [
     (re.compile(r"\bdepends? of\b", re.I), "depend on"),
     (re.compile(r"\bcapitol(s?) of\b", re.I), r"capital\1 of"),
     # "what's the capital of Australia?": shown on the map
-    (re.compile(r"^(?:what|which|whats)(?:'s| is)? (?:the )?(?=capi(?:tal|tol)s? (?:city )?of )",
-                re.I), "fly to the "),
+    (
+        re.compile(
+            r"^(?:what|which|whats)(?:'s| is)? (?:the )?(?=capi(?:tal|tol)s? (?:city )?of )", re.I
+        ),
+        "fly to the ",
+    ),
     (re.compile(r"\b(?:chuck|whack|slap|pop|stick|bung) (?=(?:a|an|the|some) )", re.I), "make "),
     (re.compile(r"\bbump (them|it) up\b", re.I), r"make \1 bigger"),
     (re.compile(r"\btake (me|us) up to\b", re.I), r"take \1 to"),
@@ -208,9 +212,7 @@ def corrected(text: str) -> str:
     """A message with its last clause before a correction replaced by what corrects it: a
     number alone replaces the clause's number, a target alone its target ("hide the cities.
     no wait, the districts"), a whole request the clause."""
-    found = None
-    for found in CORRECTION.finditer(text):
-        pass
+    found = next(reversed(list(CORRECTION.finditer(text))), None)  # the last one
     if found is None or found.start() == 0 or not found.group(0).strip(" ,.;!?"):
         return text
     before, after = text[: found.start()].rstrip(" ,.;!?-"), text[found.end() :].strip()
@@ -232,7 +234,7 @@ def corrected(text: str) -> str:
         at = shades[-1]
         return f"{head}{last[: at.start()]}{rest}{last[at.end() :]}"
     verb = VERB_HEAD.match(last)
-    if verb and re.match(r"(?:the|my|our|those|these|a|an)\b|[A-Z]", rest) or (
+    if (verb and re.match(r"(?:the|my|our|those|these|a|an)\b|[A-Z]", rest)) or (
         verb and len(rest.split()) <= 2 and rest.split()[0].lower() not in COMMAND_WORDS
     ):
         return f"{head}{verb.group(0)}{re.sub(r'^(?:the|to|on|in|into|over|at|by) ', '', rest)}"
@@ -349,7 +351,8 @@ class Spelled:
 
 
 # Misspellings too far from their word for the rule below.
-MISSPELLED = {"capitol": "capital", "capitols": "capitals", "highlite": "highlight", "hilight": "highlight", "hilite": "highlight",
+MISSPELLED = {"capitol": "capital", "capitols": "capitals",
+              "highlite": "highlight", "hilight": "highlight", "hilite": "highlight",
               "colur": "colour", "collor": "color", "satelite": "satellite",
               "sattelite": "satellite", "transparant": "transparent", "opacitiy": "opacity",
               "basemape": "basemap", "zooom": "zoom", "zoomm": "zoom"}  # fmt: skip

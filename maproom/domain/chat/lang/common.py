@@ -181,7 +181,8 @@ def people(code: str) -> dict[str, str]:
 def _inflected(code: str, word: str) -> list[str]:
     """A masculine singular with its feminine and plurals (as folded text writes them)."""
     if code == "de":
-        return [word] if word.endswith("er") else [word + end for end in ("", "e", "en", "er", "es")]
+        endings = ("",) if word.endswith("er") else ("", "e", "en", "er", "es")
+        return [word + end for end in endings]
     if code == "fr":
         if word.endswith(("ais", "ois")):
             return [word, word + "e", word + "es"]

@@ -251,7 +251,8 @@ PHRASES: dict[str, str] = {
     "hauptstadt": "capital",
     "zusammen": "in total",
     # corrections: "no, wait, ..."
-    "nein": "no", "warte": "wait", "ich meine": "i mean", "entschuldigung": "sorry", "oder besser": "or rather",
+    "nein": "no", "warte": "wait", "ich meine": "i mean", "entschuldigung": "sorry",
+    "oder besser": "or rather",
     "berechne": "calculate", "berechnen": "calculate", "errechne": "calculate", "aus": "from",
     "sind": "are",
     "schwenken": "pan", "schwenke": "pan", "schwenk": "pan",
@@ -351,7 +352,8 @@ PHRASES: dict[str, str] = {
     "größe": "size", "punktgrosse": "point size", "punktgröße": "point size",
     "symbolgrosse": "symbol size", "linienbreite": "line width", "radius": "radius",
     "breite": "width", "klassen": "classes", "choroplethenkarte": "choropleth map",
-    "flachenkartogramm": "choropleth map", "abgestufte darstellung": "choropleth", "kategorien": "categories",
+    "flachenkartogramm": "choropleth map", "abgestufte darstellung": "choropleth",
+    "kategorien": "categories",
     "gleiche intervalle": "equal intervals", "quantile": "quantile", "basierend auf":
     "based on", "abhangig von": "depending on", "proportional zu": "proportional to",
     "heatmap": "heatmap", "warmekarte": "heatmap", "gewichtet nach": "weighted by",

@@ -309,7 +309,8 @@ PHRASES: dict[str, str] = {
     "opaca": "opaque", "opacidad": "opacity", "transparencia": "transparency",
     "tamano": "size", "radio": "radius", "grosor": "width", "ancho": "width",
     "clases": "classes", "categorias": "categories", "mapa coropletico": "choropleth map",
-    "mapa de coropletas": "choropleth map", "coropletico": "choropleth", "coropletas": "choropleth", "intervalos iguales": "equal intervals",
+    "mapa de coropletas": "choropleth map", "coropletico": "choropleth",
+    "coropletas": "choropleth", "intervalos iguales": "equal intervals",
     "cuantiles": "quantile", "basado en": "based on", "en funcion de": "based on",
     "dependiendo de": "depending on", "depende de": "depend on", "dependa de": "depend on",
     "proporcional a": "proportional to", "mapa de calor": "heatmap", "ponderado por":
@@ -360,7 +361,8 @@ PHRASES: dict[str, str] = {
     "alrededor de": "around", "cuenta": "count", "contar": "count", "cada": "each",
     "por cada": "per", "disuelve": "dissolve", "fusiona": "merge", "une": "merge",
     "recorta": "clip", "corta": "clip", "nueva capa": "new layer", "una nueva capa":
-    "a new layer", "guarda": "save", "crea": "create", "cree": "create", "llamada": "called", "llamado":
+    "a new layer", "guarda": "save", "crea": "create",
+    "cree": "create", "llamada": "called", "llamado":
     "called", "km": "km", "kilometros": "km", "metros": "m", "millas": "mi",
     # history
     "deshaz": "undo", "deshacer": "undo", "deshaz eso": "undo", "deshazlo": "undo",

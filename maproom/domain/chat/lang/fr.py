@@ -9,7 +9,8 @@ from maproom.domain.chat.lang.fr_replies import REPLIES, YES, shown
 
 __all__ = ["AFTER", "MARKERS", "PHRASES", "REPLIES", "REWRITES", "YES", "shown"]
 
-MARKERS = ("classes", "le", "les", "du", "des", "et", "sur", "dans", "pour", "moi", "une", "au", "aux",
+MARKERS = ("classes", "le", "les", "du", "des", "et", "sur", "dans", "pour", "moi", "une", "au",
+           "aux",
            "est", "sont", "il", "y", "vers", "svp", "stp", "merci", "couche", "couches",
            "combien", "quelle", "quelles", "quel", "quels", "plus", "l", "d", "qu")  # fmt: skip
 REWRITES = [
@@ -203,10 +204,12 @@ PHRASES: dict[str, str] = {
     "plus peuple": "most populated",
     "plus peuples": "most populated",
     # corrections: "no, wait, ..."
-    "non attends": "no wait", "attends": "wait", "attendez": "wait", "pardon": "sorry", "je veux dire": "i mean", "ou plutot": "or rather",
+    "non attends": "no wait", "attends": "wait", "attendez": "wait", "pardon": "sorry",
+    "je veux dire": "i mean", "ou plutot": "or rather",
     "tournez": "rotate", "inclinez": "tilt", "pivotez": "rotate",
-    "tu peux": "can you", "peux": "can", "m' emmener a": "take me to", "m' emmener en": "take me to", "m' emmener au": "take me to", "m' emmener": "take me", "m' amener a": "take me to", "m' amener": "take me",
-    "vierge": "blank",
+    "peux": "can", "m' emmener a": "take me to",
+    "m' emmener en": "take me to", "m' emmener au": "take me to", "m' emmener": "take me",
+    "m' amener a": "take me to", "m' amener": "take me",
     **common.people("fr"),
     **common.nouns("fr"),
     **common.numbers({

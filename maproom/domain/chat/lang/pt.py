@@ -49,7 +49,8 @@ REWRITES = [
     # "dá um zoom até o nível 12": zoom to (folded, "dá" is "da", of the)
     (re.compile(r"\bda (?:um |uma )?(?:zoom|zum)\b"), "zoom"),
     # "todas as camadas menos a das cidades": except
-    (re.compile(r"\b(?P<all>todas?|todos?|tudo) (?P<x>.+?) menos (?:a |o |as |os )?(?:de |das |dos |da |do )?"),
+    (re.compile(r"\b(?P<all>todas?|todos?|tudo) (?P<x>.+?) menos (?:a |o |as |os )?"
+                r"(?:de |das |dos |da |do )?"),
      r"\g<all> \g<x> except "),
     # "não, espera, ...": a correction, not a negation
     (re.compile(r"\bnao,? (?=espera|desculpa|quer dizer|quero dizer)"), "nope, "),
@@ -220,11 +221,14 @@ PHRASES: dict[str, str] = {
     "nova": "new",
     "novo": "new",
     # corrections: "no, wait, ..."
-    "nao espera": "no wait", "espera": "wait", "desculpa": "sorry", "quer dizer": "i mean", "quero dizer": "i mean", "ou melhor": "or rather",
+    "nao espera": "no wait", "espera": "wait", "desculpa": "sorry", "quer dizer": "i mean",
+    "quero dizer": "i mean", "ou melhor": "or rather",
     "exceto": "except", "excepto": "except", "salvo": "except",
     "gira-o": "rotate it", "roda-o": "rotate it", "inclina-o": "tilt it",
     "em branco": "blank",
-    "mais": "more", "mais para": "further", "mais para o": "further", "mais para a": "further", "nisso": "on that", "nisto": "on this", "nessa": "on that", "nesse": "on that",
+    "mais": "more", "mais para": "further", "mais para o": "further", "mais para a": "further",
+    "nisso": "on that", "nisto": "on this", "nessa": "on that", "nesse": "on that",
+    "usa": "use", "usar": "use",
     **common.people("pt"),
     **common.nouns("pt"),
     **common.numbers({
@@ -331,7 +335,8 @@ PHRASES: dict[str, str] = {
     "opaca": "opaque", "opacidade": "opacity", "transparencia": "transparency",
     "tamanho": "size", "raio": "radius", "espessura": "width", "largura": "width",
     "classes": "classes", "categorias": "categories", "mapa coropletico": "choropleth map",
-    "coropletico": "choropleth", "coropletica": "choropleth", "mapa de coropletas": "choropleth map", "intervalos iguais": "equal intervals",
+    "coropletico": "choropleth", "coropletica": "choropleth",
+    "mapa de coropletas": "choropleth map", "intervalos iguais": "equal intervals",
     "quantis": "quantile", "com base em": "based on", "em funcao de": "based on",
     "dependendo de": "depending on", "depender de": "depend on", "dependa de": "depend on",
     "proporcional a": "proportional to", "mapa de calor": "heatmap", "ponderado por":
@@ -387,7 +392,8 @@ PHRASES: dict[str, str] = {
     "cada": "each", "por cada": "per", "dissolve": "dissolve", "funde": "merge",
     "junta": "merge", "une": "merge", "recorta": "clip", "corta": "clip",
     "nova camada": "new layer", "uma nova camada": "a new layer", "guarda": "save",
-    "salva": "save", "cria": "create", "crie": "create", "criem": "create", "chamada": "called", "chamado": "called",
+    "salva": "save", "cria": "create", "crie": "create", "criem": "create", "chamada": "called",
+    "chamado": "called",
     "quilometros": "km", "km": "km", "metros": "m", "milhas": "mi",
     # history
     "desfaz": "undo", "desfaca": "undo", "desfazer": "undo", "desfaz isso": "undo",

@@ -9,9 +9,9 @@ import re
 from typing import Any
 
 from maproom.domain.chat.builtin import conditions, targets
+from maproom.domain.chat.builtin.gazetteer import Place
 from maproom.domain.chat.builtin.mind import Mind, resolves
 from maproom.domain.chat.builtin.outcome import Ask, Done, Fail, Outcome, phrase
-from maproom.domain.chat.builtin.gazetteer import Place
 from maproom.domain.chat.builtin.resolvers import data, places
 from maproom.domain.chat.builtin.targets import Layer
 from maproom.domain.chat.builtin.text import number

@@ -56,8 +56,9 @@ LEFT = re.compile(
 NAME_FIELDS = ("name", "title", "label", "nom", "nombre", "nome")
 
 
-DANGLING = frozenset({"in", "on", "of", "from", "within", "inside", "at", "the", "my", "our", "this",
-                      "that", "layer", "layers", "data", "dataset", "are", "is", "there"})  # fmt: skip
+DANGLING = frozenset({"in", "on", "of", "from", "within", "inside", "at", "the", "my", "our",
+                      "this", "that", "layer", "layers", "data", "dataset", "are", "is",
+                      "there"})  # fmt: skip
 
 
 def split(mind: Mind, text: str) -> tuple[list[Layer] | Ask | None, str]:
@@ -208,8 +209,9 @@ def _which(mind: Mind, layer: Layer, where: dict[str, Any] | None, found: int) -
     if not 0 < found <= FEW or not name_fields(layer):
         return []
     rows = features(mind, layer, where, None, "asc", FEW)
-    return [phrase("names", layer=layer["name"], names=[feature_name(layer, r) for r in rows],
-                   more=0)]
+    return [
+        phrase("names", layer=layer["name"], names=[feature_name(layer, r) for r in rows], more=0)
+    ]
 
 
 @resolves("fields")

@@ -48,8 +48,10 @@ def visibility(
         return Done(actions, [phrase("showed" if visible else "hid", layers=names_of(found))])
 
     present = {layer["layer_id"] for layer in mind.layers}
-    if (slots.get("layer") or "it") in ("it", "them") and mind.memory.layers and not (
-        present & set(mind.memory.layers)
+    if (
+        (slots.get("layer") or "it") in ("it", "them")
+        and mind.memory.layers
+        and not (present & set(mind.memory.layers))
     ):  # "remove the rivers, I don't need it": what "it" was is gone
         return Done([], [])
     return with_layers(mind, slots.get("layer"), chosen, make)
@@ -172,7 +174,7 @@ def remove(mind: Mind, slots: dict[str, str], chosen: list[str] | None = None) -
 
 
 @resolves("remove_all")
-def remove_all(mind: Mind, slots: dict[str, str]) -> Outcome:
+def remove_all(mind: Mind, slots: dict[str, str]) -> Outcome | None:
     """ "delete everything": the turn asks to confirm before removing several layers."""
     if not mind.layers:
         return Done([], [phrase("nothing_to_remove")])

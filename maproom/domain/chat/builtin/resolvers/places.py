@@ -233,7 +233,8 @@ def mask(mind: Mind, slots: dict[str, str]) -> Outcome | None:
     """ "highlight Japan", "mask everything except Brazil", "darken the rest" (of the last
     place)."""
     text = slots.get("place", "").strip()
-    country_there = fold(text) in BACK and re.search(r"\b(?:country|nation)\b", slots.get("clause", ""))
+    said = slots.get("clause", "")
+    country_there = fold(text) in BACK and re.search(r"\b(?:country|nation)\b", said)
     if (ITS_COUNTRY.fullmatch(fold(text)) or country_there) and mind.memory.place:
         # "highlight that country", "its country": the country of the last place
         last = from_json(mind.memory.place)
