@@ -130,11 +130,11 @@ FIRST_RULES: list[tuple[str, str]] = [
     (
         "undo",
         r"(?:" + UNDO + r")(?: (?:the )?(?:last )?(?P<count>\S+(?: (?:times|changes|steps|"
-        r"things|actions|edits))?))?(?: (?:please|again))?",
+        r"things|actions|edits))?))?(?: (?:please|again|once more|one more time))?",
     ),
     (
         "redo",
-        r"(?:redo|redo that|redo it|re-do|do it again|put it back|bring it back|"
+        r"(?:redo|redo that|redo it|re-do|do it again|put it back|(?P<back>bring it back)|"
         r"undo the undo)(?: (?:the )?(?:last )?(?P<count>\S+(?: (?:times|changes|steps))?))?",
     ),
     (
@@ -257,8 +257,9 @@ FIRST_RULES: list[tuple[str, str]] = [
     ),
     (
         "stat",
-        r"(?:what(?:'s| is| are| was)|tell me|give me|show me|find|calculate|compute)?"
-        r"(?: the| (?P<their>their|those))? ?"
+        r"(?:(?:what(?:'s| is| are| was)|tell me|give me|show me|find|calculate|compute|"
+        r"(?:i|we) (?:need|want|would like|'d like)(?: to know)?) ?)?"
+        r"(?:the |(?P<their>their|those) )?(?:exact |precise |full )?"
         r"(?P<stat>smallest|lowest|minimum|min|largest|biggest|highest|maximum|"
         r"max|average|avg|mean|total|sum|combined|overall)(?: up)?(?: of(?: the)?| the|"
         r" all(?: the)?)?(?: (?P<field>[\w ]+?))?(?: field| column)?"
@@ -266,6 +267,10 @@ FIRST_RULES: list[tuple[str, str]] = [
         r"(?:the |all(?: the)? |my )?(?P<layer>.+?))?"
         r"(?: (?:combined|together|altogether|all together|in total|overall|put together|"
         r"added up|added together))?|"
+        r"how (?:many|much) (?P<field5>people|inhabitants|residents|visitors|population)"
+        r"(?: (?:do|does|did|have|has|get|gets|live|are))?(?: (?:they|those|these|there|them|"
+        r"the|we|it))?(?: (?:have|get|add up(?: to)?|sum up|make|live))?"
+        r" (?P<stat5>in total|altogether|together|combined|all together)|"
         r"how many (?P<field3>people|inhabitants|residents|visitors) (?P<stat3>in total|"
         r"altogether|overall|combined) (?:for|in|of|across|at) (?:all )?(?:the )?"
         r"(?P<layer3>.+)|"

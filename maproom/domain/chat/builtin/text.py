@@ -121,6 +121,9 @@ SHORTHAND = [
     # learners' forms: "depend of", "show me where is X", "like a new layer", "more zoom"
     (re.compile(r"\bdepends? of\b", re.I), "depend on"),
     (re.compile(r"\bcapitol(s?) of\b", re.I), r"capital\1 of"),
+    # "For the article I need ...": why, before the request
+    (re.compile(r"^for (?:the|my|our|a|an|this) \w+(?: \w+)?,? (?=(?:i|we) (?:need|want)|can you|"
+                r"could you|please)", re.I), ""),
     # "what's the capital of Australia?": shown on the map
     (
         re.compile(
@@ -263,6 +266,12 @@ def normalise(text: str) -> str:
             flags=re.I,
         )
     text = corrected(text)
+    # "highlight Portugal" then "now Spain instead": the same, for Spain
+    instead = re.fullmatch(r"(?:(?:now|and|then|ok|okay|no),? )*(?P<x>[^,]+?),? instead[.!]*", text,
+                           re.I)  # fmt: skip
+    said = instead["x"].lower().split() if instead else []
+    if instead and len(said) <= 3 and not set(said) & (COMMAND_WORDS | {"use", "try", "make"}):
+        text = f"the same for {instead['x']}"
     before = None
     while text != before:  # "hey, could you please ... thanks": one layer at a time
         before = text

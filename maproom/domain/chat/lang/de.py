@@ -258,6 +258,8 @@ PHRASES: dict[str, str] = {
     "schwenken": "pan", "schwenke": "pan", "schwenk": "pan",
     "wie hoch ist": "what is", "wie hoch sind": "what are",
     "wieder sichtbar": "visible again", "sichtbar": "visible", "unsichtbar": "invisible",
+    "schreib": "write", "schreibe": "write", "gedicht": "poem", "lied": "song", "witz": "joke",
+    "wieder nach norden": "north up", "nach norden": "north",
     **common.people("de"),
     **common.nouns("de"),
     **common.numbers({

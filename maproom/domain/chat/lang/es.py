@@ -204,6 +204,10 @@ PHRASES: dict[str, str] = {
     "en blanco": "blank",
     "cuanta gente": "how many people", "cuantas personas": "how many people", "cuanta": "how much",
     "vive": "live", "viven": "live", "vivimos": "live",
+    "escribe": "write", "escribeme": "write me", "poema": "poem", "cancion": "song", "chiste": "joke",
+    "en su lugar": "instead",
+    "transforma": "turn", "convierte": "turn",
+    "suman": "add up", "suman entre las dos": "add up together", "suman entre los dos": "add up together", "entre las dos": "together", "entre los dos": "together", "entre ambas": "together", "entre ambos": "together",
     **common.people("es"),
     **common.nouns("es"),
     **common.numbers({

@@ -210,6 +210,9 @@ PHRASES: dict[str, str] = {
     "peux": "can", "m' emmener a": "take me to",
     "m' emmener en": "take me to", "m' emmener au": "take me to", "m' emmener": "take me",
     "m' amener a": "take me to", "m' amener": "take me",
+    "ecris": "write", "ecrivez": "write", "poeme": "poem", "chanson": "song", "blague": "joke",
+    "en etiquette": "as labels", "en etiquettes": "as labels", "comme etiquettes": "as labels",
+    "plus long": "longest", "plus longue": "longest", "plus longs": "longest", "plus longues": "longest", "plus court": "shortest", "plus courte": "shortest",
     **common.people("fr"),
     **common.nouns("fr"),
     **common.numbers({

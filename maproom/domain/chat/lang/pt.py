@@ -229,6 +229,9 @@ PHRASES: dict[str, str] = {
     "mais": "more", "mais para": "further", "mais para o": "further", "mais para a": "further",
     "nisso": "on that", "nisto": "on this", "nessa": "on that", "nesse": "on that",
     "usa": "use", "usar": "use",
+    "escreve": "write", "escreva": "write", "poema": "poem", "cancao": "song", "piada": "joke",
+    "num mapa de calor": "into a heatmap", "ponderado pelos": "weighted by the", "ponderada pelos": "weighted by the",
+    "transforma": "turn", "transforme": "turn",
     **common.people("pt"),
     **common.nouns("pt"),
     **common.numbers({

@@ -172,6 +172,9 @@ def count(mind: Mind, slots: dict[str, str]) -> Outcome | None:
         return Done([], [phrase("count_where", count=answer["count"], total=total,
                                 layer=valued[0]["name"]),
                          *_which(mind, valued[0], valued[1], answer["count"])])  # fmt: skip
+    if re.fullmatch(r"(?:the )?(?:features|items|records|rows|entries|objects|things|elements|"
+                    r"points|polygons|shapes|lines)", rest.strip()):
+        rest = ""  # "how many features are in the Cities layer"
     if LEFT.fullmatch(rest.strip()):  # "how many are left?": what the filter keeps
         rest = ""
         if layers is None:  # of the layer the conversation is about
@@ -238,6 +241,9 @@ def stat(mind: Mind, slots: dict[str, str]) -> Outcome | None:
     )
     field_text = field_text or "value"
     layer_text = slots.get("layer") or ""
+    # "their average length in km": a unit, no layer
+    layer_text = re.sub(r"^(?:km|kilometers|kilometres|miles|meters|metres|m|%|percent)$", "",
+                        layer_text.strip())  # fmt: skip
     counted = re.match(r"(.+?) (?:at|in|of|for|across|among) (?:the |all(?: the)? )?(.+)$",
                        layer_text)  # fmt: skip
     if field_text in ("number", "amount", "count", "quantity") and counted:

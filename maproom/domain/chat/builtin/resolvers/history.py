@@ -39,7 +39,12 @@ def undo(mind: Mind, slots: dict[str, str]) -> Outcome | None:
 
 @resolves("redo")
 def redo(mind: Mind, slots: dict[str, str]) -> Outcome | None:
-    """ "redo", "redo that"."""
+    """ "redo", "redo that"; "bring it back" after a layer was hidden shows it."""
+    if slots.get("back"):
+        hidden = [layer for layer in mind.layers
+                  if layer["layer_id"] in mind.memory.layers and not layer["visible"]]  # fmt: skip
+        if hidden:
+            return mind.resolve("show", {"layer": "it"})
     steps = _steps(slots)
     if steps is None:
         return None

@@ -11,6 +11,7 @@ from typing import Any
 from maproom.domain.chat.builtin import targets
 from maproom.domain.chat.builtin.mind import Mind, resolves
 from maproom.domain.chat.builtin.outcome import Done, Fail, Outcome, phrase
+from maproom.domain.chat.builtin.resolvers import data
 from maproom.domain.chat.builtin.targets import Layer, names_of, with_layers
 from maproom.domain.chat.builtin.text import COMMAND_WORDS
 
@@ -59,7 +60,14 @@ def visibility(
 
 @resolves("show")
 def show(mind: Mind, slots: dict[str, str], chosen: list[str] | None = None) -> Outcome | None:
-    """ "show the cafes", "bring the rivers back"."""
+    """ "show the cafes", "bring the rivers back"; "show me the Oceanarium on the map" (no
+    layer: a feature of one, by its name)."""
+    text = re.sub(r" (?:on|in) (?:the|my|this) map$", "", slots.get("layer") or "")
+    plain = text and not re.match(r"(?:me|us|where|what|how)\b", text)
+    if chosen is None and plain and targets.named(mind, text) is None:
+        feature = data.feature_named(mind, text)
+        if feature is not None:
+            return feature
     return visibility(mind, slots, chosen, True)
 
 
@@ -160,6 +168,8 @@ def remove(mind: Mind, slots: dict[str, str], chosen: list[str] | None = None) -
     """ "remove the rivers"; a layer found by a guess is asked back, never removed; "remove
     the bars" (a value, no layer) leaves those features out."""
     text = slots.get("layer") or "it"
+    # "the layers of rivers and of counties": the rivers and the counties
+    text = re.sub(r"\band of (?:the )?", "and ", re.sub(r"^(?:the )?layers? (?:of )?", "", text))
     valued = _features_out(mind, text) if chosen is None and slots.get("layer") else None
     if valued is not None:
         return valued

@@ -188,6 +188,12 @@ def goto(mind: Mind, slots: dict[str, str]) -> Outcome | None:
         named = data.feature_named(mind, text)  # "zoom to District D", "County 5"
         if named is not None:
             return named
+    if fold(text) in ("it", "them") and not mind.memory.place and len(mind.layers) > 1:
+        # "zoom to it" with nothing named before: which layer?
+        asked = mind.resolve("zoom_layer", {"layer": text})
+        if isinstance(asked, Ask) and not asked.intent:
+            asked.intent = {"kind": "zoom_layer", "slots": {"layer": text}, "clause": text}
+        return asked
     if fold(text) not in targets.PRONOUNS and fold(text) not in BACK:
         layers = targets.named(mind, text)
         if isinstance(layers, list) and layers and targets.exactly(mind, text, layers):
