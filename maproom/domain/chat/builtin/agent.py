@@ -44,7 +44,7 @@ ORDINALS = ["first", "second", "third", "fourth", "fifth"]
 # What a place is, as an answer says it ("the country", "the state").
 PLACE_KINDS = {"country": "country", "nation": "country", "state": "region", "region": "region",
                "province": "region", "city": "city", "town": "city"}  # fmt: skip
-ATTEMPTS = 5  # readings of one message, each with more data fetched
+ATTEMPTS = 8  # readings of one message, each with more data fetched
 
 
 class BuiltinAgent:
