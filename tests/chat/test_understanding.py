@@ -743,8 +743,12 @@ def gone(layer: str) -> Check:
     return lambda s, _: layer not in s["layers"] or pytest.fail(str(list(s["layers"])))
 
 
+def total_of(layer: str, field: str, keep: Callable[[dict[str, Any]], bool] = bool) -> float:
+    return float(sum(f["properties"][field] for f in DATA[layer] if keep(f["properties"])))
+
+
 def total(layer: str, field: str, keep: Callable[[dict[str, Any]], bool] = bool) -> str:
-    return f"{sum(f['properties'][field] for f in DATA[layer] if keep(f['properties'])):,}"
+    return f"{int(total_of(layer, field, keep)):,}"
 
 
 LEAST_VALUE = min(DATA["Districts"], key=lambda f: f["properties"]["value"])["properties"]
@@ -802,6 +806,38 @@ EUROPEAN = ("Spain", "France", "Portugal")
         ("Tourists keep asking about the Statue of Liberty, can you zoom the map to it?",
          near(-74.04, 40.69, km=5)),
         ("get rid of the rivers layer, I don't need it", gone("Rivers")),
+        ("show me the oceanarium on the map", near(-9.094, 38.763, km=5)),
+        ("whats the capitol of australia? take me there", near(149.13, -35.28)),
+        ("Tu peux m'emmener à Pékin ?", near(116.4, 39.9)),
+        ("dá um zoom até o nível 12", view("zoom", 12)),
+        # styles said in more ways
+        ("show the sites as a heatmap based on visitors",
+         renderer("Sites", type="heatmap", weightField="visitors")),
+        ("transforma os sítios num mapa de calor ponderado pelos visitantes",
+         renderer("Sites", type="heatmap", weightField="visitors")),
+        ("can the city dots get bigger for bigger populations?",
+         renderer("Cities", type="interpolated", field="population")),
+        ("taille des villes proportionnelle à la population stp",
+         renderer("Cities", type="interpolated", field="population")),
+        ("make the cities green with bigger circles, radius 8",
+         lambda s, _: s["layers"]["Cities"]["style"]["renderer"]["paint"]
+         == {**s["layers"]["Cities"]["style"]["renderer"]["paint"], "circle-color": "#008000",
+             "circle-radius": 8} or pytest.fail()),
+        ("quero um mapa de fundo em branco, sem nada",
+         lambda s, _: s["mapState"]["basemap"]["style"] == "blank" or pytest.fail()),
+        ("Fond de carte sombre, et l'eau en bleu foncé stp",
+         lambda s, _: (s["mapState"]["basemap"]["style"], bool(
+             s["mapState"]["basemap"]["categories"]["water"]["color"])) == ("dark", True)
+         or pytest.fail()),
+        ("Zeig nur Bezirke mit einem Wert ab 20",
+         filtered("Districts", lambda p: p["value"] >= 20)),
+        # data asked in more ways
+        ("what info do the districts have? like what columns", says("value", "region")),
+        ("How many features are in the Cities layer?", says(str(len(DATA["Cities"])))),
+        ("For the article I need the exact combined population of all the cities on the map, "
+         "full number please.", says(total("Cities", "population"))),
+        ("Quelle est la longueur du fleuve le plus long de la couche ?",
+         says(biggest("Rivers", "length_km")[0]["properties"]["name"])),
     ],
 )  # fmt: skip
 async def test_requests_new_writers_made(
@@ -835,6 +871,17 @@ async def test_requests_new_writers_made(
         ("combien de villes en France ?", "n'affiche que celles-là",
          filtered("Cities", lambda p: p["country"] == "France")),
         ("colour the districts by value", "usa 4 classes nisso", classes("Districts", "value", 4)),
+        ("hide the sites", "ok bring it back", shown("Sites", True)),
+        ("hide the rivers", "undo once more", shown("Rivers", True)),
+        ("resalta Portugal", "ahora España en su lugar", masked("ES")),
+        ("zoom to the rivers", "what's their average length in km?",
+         says(str(total_of("Rivers", "length_km") / len(DATA["Rivers"])))),
+        ("muestra solo las ciudades de España",
+         "¿y cuánta población suman entre las dos? dame la cifra exacta",
+         says(total("Cities", "population", lambda p: p["country"] == "Spain").replace(",", "."))),
+        ("zoome sur les districts", "affiche leurs noms en étiquette", label("Districts", "name")),
+        ("Dreh die Karte um 60 Grad", "Dreh die Karte wieder nach Norden", view("bearing", 0)),
+        ("fly to Berlin", "Setz die Ansicht bitte zurück", near(0, 20, km=100)),
     ],
 )  # fmt: skip
 async def test_follow_ups_new_writers_made(
@@ -857,6 +904,9 @@ async def test_follow_ups_new_writers_made(
          == "#ffa500" or pytest.fail()),
         ("Borra todas las capas menos la de ciudades.", "sí",
          lambda s, _: list(s["layers"]) == ["Cities"] or pytest.fail(str(list(s["layers"])))),
+        ("borra las capas de ríos y de distritos", "sí",
+         lambda s, _: list(s["layers"]) == ["Sites", "Cities"] or pytest.fail()),
+        ("zoome dessus", "les districts", lambda s, _: s["mapState"]["zoom"] > 5 or pytest.fail()),
     ],
 )  # fmt: skip
 async def test_open_requests_new_writers_made_are_asked(

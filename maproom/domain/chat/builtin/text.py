@@ -122,8 +122,14 @@ SHORTHAND = [
     (re.compile(r"\bdepends? of\b", re.I), "depend on"),
     (re.compile(r"\bcapitol(s?) of\b", re.I), r"capital\1 of"),
     # "For the article I need ...": why, before the request
-    (re.compile(r"^for (?:the|my|our|a|an|this) \w+(?: \w+)?,? (?=(?:i|we) (?:need|want)|can you|"
-                r"could you|please)", re.I), ""),
+    (
+        re.compile(
+            r"^for (?:the|my|our|a|an|this) \w+(?: \w+)?,? (?=(?:i|we) (?:need|want)|can you|"
+            r"could you|please)",
+            re.I,
+        ),
+        "",
+    ),
     # "what's the capital of Australia?": shown on the map
     (
         re.compile(

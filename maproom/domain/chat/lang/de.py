@@ -259,7 +259,7 @@ PHRASES: dict[str, str] = {
     "wie hoch ist": "what is", "wie hoch sind": "what are",
     "wieder sichtbar": "visible again", "sichtbar": "visible", "unsichtbar": "invisible",
     "schreib": "write", "schreibe": "write", "gedicht": "poem", "lied": "song", "witz": "joke",
-    "wieder nach norden": "north up", "nach norden": "north",
+    "wieder nach norden": "north up",
     **common.people("de"),
     **common.nouns("de"),
     **common.numbers({

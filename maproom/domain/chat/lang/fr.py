@@ -212,7 +212,8 @@ PHRASES: dict[str, str] = {
     "m' amener a": "take me to", "m' amener": "take me",
     "ecris": "write", "ecrivez": "write", "poeme": "poem", "chanson": "song", "blague": "joke",
     "en etiquette": "as labels", "en etiquettes": "as labels", "comme etiquettes": "as labels",
-    "plus long": "longest", "plus longue": "longest", "plus longs": "longest", "plus longues": "longest", "plus court": "shortest", "plus courte": "shortest",
+    "plus long": "longest", "plus longue": "longest", "plus longs": "longest",
+    "plus longues": "longest", "plus court": "shortest", "plus courte": "shortest",
     **common.people("fr"),
     **common.nouns("fr"),
     **common.numbers({

@@ -230,7 +230,7 @@ PHRASES: dict[str, str] = {
     "nisso": "on that", "nisto": "on this", "nessa": "on that", "nesse": "on that",
     "usa": "use", "usar": "use",
     "escreve": "write", "escreva": "write", "poema": "poem", "cancao": "song", "piada": "joke",
-    "num mapa de calor": "into a heatmap", "ponderado pelos": "weighted by the", "ponderada pelos": "weighted by the",
+    "num mapa de calor": "into a heatmap", "ponderada pelos": "weighted by the",
     "transforma": "turn", "transforme": "turn",
     **common.people("pt"),
     **common.nouns("pt"),

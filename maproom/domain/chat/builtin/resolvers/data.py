@@ -172,8 +172,11 @@ def count(mind: Mind, slots: dict[str, str]) -> Outcome | None:
         return Done([], [phrase("count_where", count=answer["count"], total=total,
                                 layer=valued[0]["name"]),
                          *_which(mind, valued[0], valued[1], answer["count"])])  # fmt: skip
-    if re.fullmatch(r"(?:the )?(?:features|items|records|rows|entries|objects|things|elements|"
-                    r"points|polygons|shapes|lines)", rest.strip()):
+    if re.fullmatch(
+        r"(?:the )?(?:features|items|records|rows|entries|objects|things|elements|"
+        r"points|polygons|shapes|lines)",
+        rest.strip(),
+    ):
         rest = ""  # "how many features are in the Cities layer"
     if LEFT.fullmatch(rest.strip()):  # "how many are left?": what the filter keeps
         rest = ""
