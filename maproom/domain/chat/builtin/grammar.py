@@ -269,7 +269,8 @@ FIRST_RULES: list[tuple[str, str]] = [
         r"added up|added together))?|"
         r"how (?:many|much) (?P<field5>people|inhabitants|residents|visitors|population)"
         r"(?: (?:do|does|did|have|has|get|gets|live|are))?(?: (?:they|those|these|there|them|"
-        r"the|we|it))?(?: (?:have|get|add up(?: to)?|sum up|make|live))?"
+        r"the|we|it|(?:the |all the |all )?(?P<layer5>[\w ]+?)))?"
+        r"(?: (?:have|get|add up(?: to)?|sum up|make|live|receive|attract|draw))?"
         r" (?P<stat5>in total|altogether|together|combined|all together)|"
         r"how many (?P<field3>people|inhabitants|residents|visitors) (?P<stat3>in total|"
         r"altogether|overall|combined) (?:for|in|of|across|at) (?:all )?(?:the )?"
@@ -755,7 +756,8 @@ RULES: list[tuple[str, str]] = [
                   r"rest of the layers)|"
                   r"(?:turn|switch) (?:off )?(?:all )?(?:of )?(?:the )?(?:rest|others|other layers|"
                   r"other ones|remaining layers|rest of the layers)(?: off)?|"
-                  r"hide everything else"),
+                  r"hide everything else|(?:everything|all) else (?:off|hidden)|"
+                  r"(?:turn|switch) (?:off )?everything else(?: off)?|the rest off"),
     ("toggle", r"toggle(?: the)? (?P<layer>.+?)" + LAYER),
     ("hide", r"(?:hide|turn off|switch off|disable|deactivate|make invisible|conceal|remove from "
              r"view)(?: the| my)? (?P<layer>.+?)" + LAYER + r"(?: for now| please| from view)?|"

@@ -121,6 +121,10 @@ SHORTHAND = [
     # learners' forms: "depend of", "show me where is X", "like a new layer", "more zoom"
     (re.compile(r"\bdepends? of\b", re.I), "depend on"),
     (re.compile(r"\bcapitol(s?) of\b", re.I), r"capital\1 of"),
+    (re.compile(r"\u2026"), "... "),  # "Euh… va à Pékin"
+    # "put Peru on screen", "ponme Perú en pantalla": show it
+    (re.compile(r"^(?:now )?(?:make|put|get|bring)(?: me| us)? (?P<x>.+?) on (?:the )?screen$", re.I),
+     r"show me \g<x>"),
     # "For the article I need ...": why, before the request
     (
         re.compile(

@@ -211,6 +211,7 @@ PHRASES: dict[str, str] = {
     "suman": "add up", "suman entre las dos": "add up together",
     "suman entre los dos": "add up together", "entre las dos": "together",
     "entre los dos": "together", "entre ambas": "together", "entre ambos": "together",
+    "en pantalla": "on screen", "en la pantalla": "on screen",
     **common.people("es"),
     **common.nouns("es"),
     **common.numbers({

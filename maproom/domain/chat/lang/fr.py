@@ -42,7 +42,10 @@ REWRITES = [
                 r"(?P<what>.*?) (?:en|a|comme|par) (?P<name>[^\s\"].*)$"),
      r'rename\g<what> to "\g<name>"'),
     # "mets la couche des rivières au-dessus des autres": put, not make
-    (re.compile(r"\bmet(?:s|tre|tez) (?=.+ (?:au-dessus|au dessus|en dessous|au-dessous|"
+    # "agrandis un peu les points des sites": bigger, not a zoom
+    (re.compile(r"\bagrandi[st]? (?:un peu )?(?P<x>(?:les|la|le) (?:points|cercles|ronds|symboles|"
+                r"marqueurs|lignes|traits|icones)\b.*)$"), r"make \g<x> bigger"),
+    (re.compile(r"\bmet(?:s|tre|tez) (?=.+ (?:sous|au-dessus|au dessus|en dessous|au-dessous|"
                 r"au dessous|en haut|en bas|devant|derriere|en premier|en dernier|en premier "
                 r"plan|en arriere-plan)\b)"), "put "),
     # "quel district a la valeur la plus élevée": has, not "to"
@@ -214,6 +217,7 @@ PHRASES: dict[str, str] = {
     "en etiquette": "as labels", "en etiquettes": "as labels", "comme etiquettes": "as labels",
     "plus long": "longest", "plus longue": "longest", "plus longs": "longest",
     "plus longues": "longest", "plus court": "shortest", "plus courte": "shortest",
+    "euh": "um", "il y en a": "there are", "combien il y en a": "how many there are", "combien y en a": "how many there are",
     **common.people("fr"),
     **common.nouns("fr"),
     **common.numbers({

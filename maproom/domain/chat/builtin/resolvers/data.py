@@ -255,6 +255,11 @@ def stat(mind: Mind, slots: dict[str, str]) -> Outcome | None:
         return None
     layers, rest = split(mind, layer_text)
     layer = one_layer(mind, "", field_text) if layers is None and not rest else None
+    valued = targets.by_value(mind, layer_text) if layers is None and rest else None
+    if valued is not None:  # "how many visitors do the museums get": the museums of Sites
+        (layer, where_valued), rest = valued, ""
+    else:
+        where_valued = None
     if isinstance(layers, list):
         layer = layers[0] if len(layers) == 1 else targets.which(layers)
     if isinstance(layers, Ask):
@@ -265,7 +270,7 @@ def stat(mind: Mind, slots: dict[str, str]) -> Outcome | None:
     if field is None:
         names = ", ".join(f["name"] for f in targets.numeric_fields(layer)) or "-"
         return Fail(phrase("no_field", layer=layer["name"], field=field_text, fields=names))
-    where = condition(mind, layer, rest)
+    where = condition(mind, layer, rest) if where_valued is None else where_valued
     if isinstance(where, Fail):
         return where
     subset = mind.memory.subset
