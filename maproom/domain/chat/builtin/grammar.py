@@ -269,7 +269,7 @@ FIRST_RULES: list[tuple[str, str]] = [
         r"added up|added together))?|"
         r"how (?:many|much) (?P<field5>people|inhabitants|residents|visitors|population)"
         r"(?: (?:do|does|did|have|has|get|gets|live|are))?(?: (?:they|those|these|there|them|"
-        r"the|we|it|(?:the |all the |all )?(?P<layer5>[\w ]+?)))?"
+        r"the|we|it|(?:the |all the |all )?(?!add |sum |have |get |make )(?P<layer5>[\w ]+?)))?"
         r"(?: (?:have|get|add up(?: to)?|sum up|make|live|receive|attract|draw))?"
         r" (?P<stat5>in total|altogether|together|combined|all together)|"
         r"how many (?P<field3>people|inhabitants|residents|visitors) (?P<stat3>in total|"
@@ -578,7 +578,12 @@ RULES: list[tuple[str, str]] = [
              r"what can i (?:say|ask|do)|options|\?"),
     ("greet", r"(?:hi|hello|hey|hiya|howdy|good (?:morning|afternoon|evening)|yo)(?: there)?"
               r"(?: maproom)?"),
-    ("thanks", r"(?:thanks|thank you|thx|cheers|great|nice|cool|perfect|awesome)(?: .*)?"),
+    # "thanks, that's great" (but "nice job! now hide the sites" is thanks and a request)
+    ("thanks", r"(?:thanks|thank you|thx|cheers|great|nice|cool|perfect|awesome)(?:[,.!]* (?:a lot|"
+               r"so much|very much|you|job|work|mate|man|one|stuff|that|this|it|is|it's|that's|"
+               r"looks?|good|great|nice|perfect|thanks|again|for (?:that|this|the help|your help)|"
+               r"so|really|very|amazing|awesome|lovely|wonderful|brilliant|exactly|what i wanted|"
+               r"what i needed))*[,.!]*"),
     ("list", r"(?:(?:list|show|tell|give|name|what are|which are|display)(?: me| us)? )?"
              r"(?:all )?(?:the |my |our )?(?:layers|layer list|list of layers)"
              r"(?: (?:are there|do i have|do we have|on the map|in (?:this|the) (?:map|project)"

@@ -87,6 +87,7 @@ POLITE = re.compile(
     r"(?:can|could|would|will) (?:you|u)\s+(?:please\s+|pls\s+|kindly\s+|just\s+)?|"
     r"(?:can|could|shall|may) (?:we|i)\s+(?:please\s+|maybe\s+|just\s+)?|"
     r"(?:would|do) you mind\s+|i (?:want|would like|need|wanna)(?: you)?(?: to)?\s+(?=\w)|"
+    r"(?:is it|would it be) possible(?: for you)? to\s+|is there a way to\s+|"
     r"i(?:'d| would)? (?:really |dearly |so |very much )?(?:love|like) (?:you )?(?:to )?(?=\w)|"
     r"(?:let'?s|lets)\s+|i'?d like (?:you )?(?:to )?(?=\w)|go ahead and\s+|try to\s+|"
     r"(?:please )?help me\s+|(?:but )?(?:ignore|disregard|skip|never mind|don'?t do|do not do) "
@@ -122,6 +123,7 @@ SHORTHAND = [
     (re.compile(r"\bdepends? of\b", re.I), "depend on"),
     (re.compile(r"\bcapitol(s?) of\b", re.I), r"capital\1 of"),
     (re.compile(r"\u2026"), "... "),  # "Euh… va à Pékin"
+    (re.compile(r"\bzoom in (?:really |very |nice and |quite |real )?close\b", re.I), "zoom in a lot"),
     # "put Peru on screen", "ponme Perú en pantalla": show it
     (re.compile(r"^(?:now )?(?:make|put|get|bring)(?: me| us)? (?P<x>.+?) on (?:the )?screen$", re.I),
      r"show me \g<x>"),

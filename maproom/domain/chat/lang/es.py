@@ -212,6 +212,7 @@ PHRASES: dict[str, str] = {
     "suman entre los dos": "add up together", "entre las dos": "together",
     "entre los dos": "together", "entre ambas": "together", "entre ambos": "together",
     "en pantalla": "on screen", "en la pantalla": "on screen",
+    "oye": "hey", "oiga": "hey", "mide": "measures", "miden": "measure",
     **common.people("es"),
     **common.nouns("es"),
     **common.numbers({

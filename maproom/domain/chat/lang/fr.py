@@ -218,6 +218,7 @@ PHRASES: dict[str, str] = {
     "plus long": "longest", "plus longue": "longest", "plus longs": "longest",
     "plus longues": "longest", "plus court": "shortest", "plus courte": "shortest",
     "euh": "um", "il y en a": "there are", "combien il y en a": "how many there are", "combien y en a": "how many there are",
+    "l' ensemble des": "all the", "l' ensemble de": "all the", "ensemble des": "all the",
     **common.people("fr"),
     **common.nouns("fr"),
     **common.numbers({

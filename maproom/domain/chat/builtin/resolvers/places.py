@@ -222,7 +222,8 @@ def place_alone(mind: Mind, slots: dict[str, str]) -> Outcome | None:
         return None
     if not text[:1].isupper() and not named and fold(text) != fold(normalise(mind.message)):
         return None  # a word among other clauses ("não, espera, ...") is no place in lower case
-    fuzzy = len(text.split()) <= 2 and not words & (COMMAND_WORDS | COMMON)
+    alone = fold(text) == fold(normalise(mind.message))  # among other clauses: spelled right
+    fuzzy = alone and len(text.split()) <= 2 and not words & (COMMAND_WORDS | COMMON)
     return outcome_for(mind, "goto", slots, text, fuzzy=fuzzy)
 
 
