@@ -28,6 +28,15 @@ LABEL = _any(
     r"labels?|labell?ed|labell?ing|annotate|annotations?|captions?|names|titles|"
     r"(?:its|their|with|show) names?"
 )
+DESCRIBED = re.compile(r"(?:they|it|that|these|those|this)(?:'re|'s| are| is| look| looks)\b")
+LOOKS = re.compile(r"\b(?:are|is|look|looks|seem|seems)(?: (?:way|too|so|really|very|a bit|kind of|"
+                   r"quite|rather|a little))* (?:tiny|small|big|huge|large|thin|thick)\b")
+ORDERED = re.compile(r"(?:make|set|turn|render|draw|change|resize|scale)\b")
+PLACE_SIDE = re.compile(
+    r"\b(?:north|south|east|west)(?:ern)?(?:-?(?:east|west)(?:ern)?)? (?:of|america|africa|korea|"
+    r"pole|sea|island|carolina|dakota|sudan|wales|australia|ossetia|asia|europe|china|"
+    r"coast|side of)\b"
+)
 PAINT = _any(r"paint|colou?r|make|turn|change|set|recolou?r|tint")
 PAINT_NOISE = frozenset({"the", "it", "them", "to", "in", "into", "please", "a", "all",
                          "everything", "colour", "color", "of"})  # fmt: skip
@@ -171,6 +180,8 @@ def _on_layer(text: str, layer: str, after: str) -> Iterator[Intent]:
     percent = PERCENT.search(text)
     if OPACITY.search(text) or (percent and not SIZE_VALUE.search(text)):
         yield from _opacity(text, slots, percent)
+    if DESCRIBED.match(text) or (LOOKS.search(text) and not ORDERED.match(text)):
+        return  # "they're way too small", "the cafe dots are tiny": how it looks, not what to do
     size = SIZE_VALUE.search(text)
     if size:
         yield Intent("size", {**slots, "value": size.group("value") or size.group("value2")})
@@ -260,6 +271,8 @@ def _on_map(text: str) -> Iterator[Intent]:
     if style and BASEMAP.search(text):
         yield Intent("basemap", {**slots, "style": style.group("style")})
     direction = DIRECTION.search(text)
+    if direction and PLACE_SIDE.search(text):
+        direction = None  # "the south of Spain", "a slide on south america": no pan
     if direction and MOVING.search(text):
         yield from _pan(text, direction.group("dir"), slots)
     zoom_out = ZOOM_OUT.search(text)

@@ -160,7 +160,13 @@ class Mind:
 
     def _named_in_passing(self, clause: str) -> None:
         """Remember a well-known place a sentence names by a capitalised name ("we spent our
-        honeymoon in Edinburgh", then "I would love to see it on the map")."""
+        honeymoon in Edinburgh", then "I would love to see it on the map"), or a layer it names
+        ("the cafe dots are tiny, bump them up")."""
+        words = Spelled(normalise(clause), self.protected).words
+        found = targets.mention(self, words)
+        named = targets.named(self, " ".join(words[found[0] : found[1]])) if found else None
+        if isinstance(named, list) and len(named) == 1:
+            self.memory.named([named[0]["layer_id"]])
         name = r"[A-Z][\w'-]+(?:(?: (?:de|da|do|del|of|la|am))? [A-Z][\w'-]+)*"
         for run in re.finditer(rf"(?<![\w']){name}", clause):
             place = self.places.find(run.group(0), fuzzy=False, language=self.language).sure

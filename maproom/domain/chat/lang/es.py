@@ -213,6 +213,7 @@ PHRASES: dict[str, str] = {
     "entre los dos": "together", "entre ambas": "together", "entre ambos": "together",
     "en pantalla": "on screen", "en la pantalla": "on screen",
     "oye": "hey", "oiga": "hey", "mide": "measures", "miden": "measure",
+    "me puedes llevar a": "can you take me to", "me puedes llevar": "can you take me", "puedes llevarme a": "can you take me to", "llevar": "take", "llevarme a": "take me to",
     **common.people("es"),
     **common.nouns("es"),
     **common.numbers({
