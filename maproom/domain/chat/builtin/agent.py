@@ -169,9 +169,12 @@ class Talk:
         ask = state["ask"]
         choice = self.choice(ask["options"], ask["choices"])
         if choice is None:  # not an answer to the question: a new message
-            places = self.places.languages_of(self.turn.message)
-            self.code = lang.detect(self.turn.message, self.protected, places)
-            await self.answer(self.turn.message)
+            message = self.turn.message
+            if not ask["options"] and ask["intent"].get("kind") == "mask":
+                message = f"highlight {message}"  # "which country should I highlight?" "Spain"
+            places = self.places.languages_of(message)
+            self.code = lang.detect(message, self.protected, places)
+            await self.answer(message)
             return
 
         def go_on(mind: Mind) -> Read:

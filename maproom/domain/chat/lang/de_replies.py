@@ -244,6 +244,7 @@ REPLIES: dict[str, Any] = {
     "no_layers": "Diese Karte hat noch keine Ebenen.",
     "no_place": "Ich habe keinen Ort namens „{name}“ gefunden.",
     "which_place": "Welches {name} meinst du?",
+    "which_country": "Welches Land soll ich hervorheben?",
     "mask_not_country": _with(
         "Ich kann nur ganze Länder hervorheben, und {place} ist {kind}.", kind=_word(PLACE_KINDS)
     ),

@@ -119,6 +119,7 @@ REPLIES: dict[str, Any] = {
     "no_layers": "There are no layers on this map yet.",
     "no_place": 'I couldn\'t find a place called "{name}".',
     "which_place": "Which {name} do you mean?",
+    "which_country": "Which country should I highlight?",
     "mask_not_country": "I can only highlight whole countries, and {place} is a {kind}.",
     "masked": "Highlighted {place}.",
     "flew": "Flew to {place}.",

@@ -231,6 +231,7 @@ REPLIES: dict[str, Any] = {
     "no_layers": "Este mapa todavía no tiene capas.",
     "no_place": "No encontré ningún lugar llamado «{name}».",
     "which_place": "¿A qué {name} te refieres?",
+    "which_country": "¿Qué país resalto?",
     "mask_not_country": _with(
         "Solo puedo resaltar países enteros, y {place} es {kind}.", kind=_word(PLACE_KINDS)
     ),

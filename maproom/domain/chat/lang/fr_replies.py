@@ -241,6 +241,7 @@ REPLIES: dict[str, Any] = {
     "no_layers": "Cette carte n'a encore aucune couche.",
     "no_place": "Je n'ai trouvé aucun lieu appelé «\u00a0{name}\u00a0».",
     "which_place": "De quel {name} parlez-vous\u202f?",
+    "which_country": "Quel pays dois-je mettre en évidence\u202f?",
     "mask_not_country": _with(
         "Je ne peux mettre en évidence que des pays entiers, et {place} est {kind}.",
         kind=_word(PLACE_KINDS),

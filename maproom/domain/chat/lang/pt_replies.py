@@ -232,6 +232,7 @@ REPLIES: dict[str, Any] = {
     "no_layers": "Este mapa ainda não tem camadas.",
     "no_place": "Não encontrei nenhum lugar chamado «{name}».",
     "which_place": "A que {name} se refere?",
+    "which_country": "Que país destaco?",
     "mask_not_country": _with(
         "Só consigo destacar países inteiros, e {place} é {kind}.", kind=_word(PLACE_KINDS)
     ),

@@ -228,7 +228,7 @@ def place_alone(mind: Mind, slots: dict[str, str]) -> Outcome | None:
 
 
 ITS_COUNTRY = re.compile(
-    r"(?:the )?(?:that|this|its|their|her|his|the|the same|same) (?:country|nation)"
+    r"(?:the )?(?:that|this|its|their|her|his|the|the same|same) (?:country|countries|nation)"
     r"(?: (?:of )?(?:it|its|that|this|their|her|his))?"
     r"(?: (?:it is in|it's in|it is|where it is|of (?:it|that|this|that city|the city)|there|"
     r"over there|of there))?"
@@ -241,8 +241,20 @@ def mask(mind: Mind, slots: dict[str, str]) -> Outcome | None:
     place)."""
     text = slots.get("place", "").strip()
     said = slots.get("clause", "")
+    whose = re.sub(r"^(?:the )?(?:countr(?:y|ies) )?(?:of|where|in which) |(?: is| lies)$", "",
+                   text)  # fmt: skip
+    its = bool(ITS_COUNTRY.fullmatch(text.lower()) or ITS_COUNTRY.fullmatch(fold(text)))
+    if re.search(r"\bcountr(?:y|ies)\b", said) and fold(text) not in BACK and (
+        not its and mind.places.country(whose) is None
+    ):  # "the country of the most populated city": go there in thought, then its country
+        went = mind.understand_clause(f"go to {whose}", guess=False)
+        if isinstance(went, Done) and mind.memory.place:
+            text = "that country"
     country_there = fold(text) in BACK and re.search(r"\b(?:country|nation)\b", said)
-    if (ITS_COUNTRY.fullmatch(fold(text)) or country_there) and mind.memory.place:
+    its = its or bool(ITS_COUNTRY.fullmatch(fold(text)))  # "that country", set above
+    if (its or fold(text) in BACK) and not mind.memory.place:
+        return Ask(phrase("which_country"), [], [])  # "highlight the country": which?
+    if (its or country_there) and mind.memory.place:
         # "highlight that country", "its country": the country of the last place
         last = from_json(mind.memory.place)
         country = (
