@@ -72,6 +72,10 @@ COMPARISON = [
                rf"higher|lower|greater|better|up|over|under)"),
     re.compile(rf"{LEAD}(?:(?P<field>[\w ]+?) )?(?:is |are )?between {NUMBER} and "
                rf"(?P<num2>{AMOUNT_TEXT})(?: (?P<unit>[\w ]+?))?"),
+    # "4 stars", "rated 4", "a rating of 4": exactly that number of a field
+    re.compile(rf"{LEAD}(?:(?P<field>\w+(?: \w+)?) (?:of |is |are |at |rated )?)?(?P<exact>)"
+               rf"{NUMBER}(?: (?!(?:classes|colou?rs|groups|bins|categories|steps|levels|breaks|"
+               rf"times|px|pixels?|percent|degrees?)\b)(?P<unit>\w+))?"),
 ]  # fmt: skip
 NEGATION = re.compile(r"^(?:that |which |who )?(?:are |is )?(?:not|aren't|isn't|except|but not|"
                       r"other than|excluding|without being) ")  # fmt: skip
@@ -142,6 +146,12 @@ def _compare(layer: Layer, said: str, asked: str = "") -> Filter | Fail | None:
         if match is None:
             continue
         parts = match.groupdict()
+        exact = parts.get("exact") is not None
+        numeric = targets.numeric_fields(layer)
+        if exact and not any(
+            targets.field_named(parts.get(key) or "", numeric) for key in ("field", "unit")
+        ):
+            return None  # a number alone, or with no field of the layer, is no condition
         field = _numeric(layer, parts.get("field"), parts.get("unit"), asked)
         if field is None or isinstance(field, Fail):
             return field
@@ -165,6 +175,8 @@ def _compare(layer: Layer, said: str, asked: str = "") -> Filter | Fail | None:
                 if parts["more"] in ("more", "above", "higher", "greater", "better", "up", "over")
                 else "<="
             )
+        elif exact:
+            op = "=="
         else:
             op = next(o for words, o in COMPARE if re.fullmatch(words, parts["op"]))
         return {"field": field, "op": op, "value": _plain(low)}

@@ -29,8 +29,10 @@ LABEL = _any(
     r"(?:its|their|with|show) names?"
 )
 DESCRIBED = re.compile(r"(?:they|it|that|these|those|this)(?:'re|'s| are| is| look| looks)\b")
-LOOKS = re.compile(r"\b(?:are|is|look|looks|seem|seems)(?: (?:way|too|so|really|very|a bit|kind of|"
-                   r"quite|rather|a little))* (?:tiny|small|big|huge|large|thin|thick)\b")
+LOOKS = re.compile(
+    r"\b(?:are|is|look|looks|seem|seems)(?: (?:way|too|so|really|very|a bit|kind of|"
+    r"quite|rather|a little))* (?:tiny|small|big|huge|large|thin|thick)\b"
+)
 ORDERED = re.compile(r"(?:make|set|turn|render|draw|change|resize|scale)\b")
 PLACE_SIDE = re.compile(
     r"\b(?:north|south|east|west)(?:ern)?(?:-?(?:east|west)(?:ern)?)? (?:of|america|africa|korea|"

@@ -73,6 +73,8 @@ class Mind:
         self.edge = MENTION_EDGE - self.layer_words
         self.done: list[dict[str, Any]] = []  # the intents acted on, for "the same"
         self.passing = False  # whether the reading remembered a place named in passing
+        self.guessed = 0  # clauses of the reading read by their keywords
+        self.skipped: list[str] = []  # clauses a lenient reading passed over
 
     @property
     def state(self) -> dict[str, Any]:
@@ -98,7 +100,8 @@ class Mind:
         a clause that holds two commands reads one of them at best); the whole message by its
         keywords gives way to a reading of more requests among chatter ("I'm preparing a
         presentation about Portugal, could you center the map there and make it dark" is two
-        requests, not one "dark"), or of as many that use a place the chatter named."""
+        requests, not one "dark"), or of as many that use a place the chatter named or that
+        the grammar's rules read."""
         best: tuple[int, Read] | None = None
         cuts = list(grammar.clauses(message))
         whole: tuple[Read, tuple[Memory, dict[str, Any], list[dict[str, Any]]]] | None = None
@@ -107,7 +110,7 @@ class Mind:
             for cut in order:
                 alone = guess and not lenient and cut is cuts[0] and len(cuts) > 1
                 before = self._kept() if alone else None
-                self.passing = False
+                self.passing, self.guessed, self.skipped = False, 0, []
                 read = self._read_cut(cut, guess, lenient)
                 if read is None:
                     continue
@@ -117,8 +120,18 @@ class Mind:
                         whole = (read, self._kept())
                         self._restore(before)
                         break
-                    # as many requests: the reading that used a place named in passing
-                    if whole is not None and len(read) + self.passing <= len(whole[0]):
+                    # as many requests: the reading that used a place named in passing, or
+                    # read every request by the grammar's rules
+                    chatter = not any(
+                        set(c.lower().split()) & COMMAND_WORDS or re.search(r"\d", c)
+                        for c in self.skipped
+                    )
+                    better = self.passing or (
+                        not self.guessed
+                        and chatter
+                        and not any(isinstance(outcome, Ask) for _, outcome in read)
+                    )
+                    if whole is not None and len(read) + better <= len(whole[0]):
                         break
                     return read
                 if best is None or resolved > best[0]:
@@ -147,6 +160,7 @@ class Mind:
             if outcome is None:
                 if lenient:  # chatter; a place it names is what "it" and "there" mean next
                     self._named_in_passing(clause)
+                    self.skipped.append(clause)
                     continue
                 break
             read.append((clause, outcome))
@@ -182,6 +196,7 @@ class Mind:
         outcome = self.first(grammar.parse(spelled), clause)
         if outcome is None and guess:
             outcome = self.first(self._guesses(spelled), clause)
+            self.guessed += outcome is not None
         why = grammar.PURPOSE.search(clause)
         if why and targets.mention(self, why.group(0).split()) is not None:
             why = None  # "bigger dots for the cities": no reason, the layer

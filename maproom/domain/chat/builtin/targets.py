@@ -47,6 +47,9 @@ FIELD_SYNONYMS = {
     "populated": ("population", "pop"), "populous": ("population", "pop"),
     "visits": ("visitors",), "visitor": ("visitors",), "length": ("length_km", "len"),
     "long": ("length", "length_km"), "value": ("val", "score"), "values": ("value",),
+    "star": ("rating", "stars", "score"), "stars": ("rating", "score"), "score": ("rating",),
+    "rated": ("rating",), "grade": ("rating", "score"), "km": ("length_km", "length"),
+    "kilometers": ("length_km", "length"), "kilometres": ("length_km", "length"),
 }  # fmt: skip
 
 

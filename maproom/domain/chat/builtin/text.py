@@ -123,10 +123,17 @@ SHORTHAND = [
     (re.compile(r"\bdepends? of\b", re.I), "depend on"),
     (re.compile(r"\bcapitol(s?) of\b", re.I), r"capital\1 of"),
     (re.compile(r"\u2026"), "... "),  # "Euh… va à Pékin"
-    (re.compile(r"\bzoom in (?:really |very |nice and |quite |real )?close\b", re.I), "zoom in a lot"),
+    (
+        re.compile(r"\bzoom in (?:really |very |nice and |quite |real )?close\b", re.I),
+        "zoom in a lot",
+    ),
     # "put Peru on screen", "ponme Perú en pantalla": show it
-    (re.compile(r"^(?:now )?(?:make|put|get|bring)(?: me| us)? (?P<x>.+?) on (?:the )?screen$", re.I),
-     r"show me \g<x>"),
+    (
+        re.compile(
+            r"^(?:now )?(?:make|put|get|bring)(?: me| us)? (?P<x>.+?) on (?:the )?screen$", re.I
+        ),
+        r"show me \g<x>",
+    ),
     # "For the article I need ...": why, before the request
     (
         re.compile(

@@ -260,7 +260,8 @@ PHRASES: dict[str, str] = {
     "wieder sichtbar": "visible again", "sichtbar": "visible", "unsichtbar": "invisible",
     "schreib": "write", "schreibe": "write", "gedicht": "poem", "lied": "song", "witz": "joke",
     "wieder nach norden": "north up",
-    "sehenswurdigkeiten": "sites", "sehenswurdigkeit": "site", "sterne": "stars", "sternen": "stars", "in den daten enthalten": "in the data", "enthalten": "included",
+    "sehenswurdigkeiten": "sites", "sehenswurdigkeit": "site", "sterne": "stars",
+    "sternen": "stars", "in den daten enthalten": "in the data", "enthalten": "included",
     **common.people("de"),
     **common.nouns("de"),
     **common.numbers({

@@ -211,9 +211,11 @@ PHRASES: dict[str, str] = {
     "suman": "add up", "suman entre las dos": "add up together",
     "suman entre los dos": "add up together", "entre las dos": "together",
     "entre los dos": "together", "entre ambas": "together", "entre ambos": "together",
-    "en pantalla": "on screen", "en la pantalla": "on screen",
+    "en la pantalla": "on screen",
     "oye": "hey", "oiga": "hey", "mide": "measures", "miden": "measure",
-    "me puedes llevar a": "can you take me to", "me puedes llevar": "can you take me", "puedes llevarme a": "can you take me to", "llevar": "take", "llevarme a": "take me to",
+    "me puedes llevar a": "can you take me to", "me puedes llevar": "can you take me",
+    "puedes llevarme a": "can you take me to", "llevar": "take", "llevarme a": "take me to",
+    "area": "area",
     **common.people("es"),
     **common.nouns("es"),
     **common.numbers({

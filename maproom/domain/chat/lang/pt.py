@@ -232,7 +232,9 @@ PHRASES: dict[str, str] = {
     "escreve": "write", "escreva": "write", "poema": "poem", "cancao": "song", "piada": "joke",
     "num mapa de calor": "into a heatmap", "ponderada pelos": "weighted by the",
     "transforma": "turn", "transforme": "turn",
-    "me podes levar a": "can you take me to", "pode me levar a": "can you take me to", "podes levar-me a": "can you take me to", "levar": "take",
+    "me podes levar a": "can you take me to", "pode me levar a": "can you take me to",
+    "podes levar-me a": "can you take me to", "levar": "take",
+    "area": "area",
     **common.people("pt"),
     **common.nouns("pt"),
     **common.numbers({

@@ -267,6 +267,8 @@ def stat(mind: Mind, slots: dict[str, str]) -> Outcome | None:
     if not isinstance(layer, dict):
         return layer
     field = targets.field_named(field_text, targets.numeric_fields(layer))
+    if field is None and " " in field_text:  # "smallest district value": the value
+        field = targets.field_named(field_text.split()[-1], targets.numeric_fields(layer))
     if field is None:
         names = ", ".join(f["name"] for f in targets.numeric_fields(layer)) or "-"
         return Fail(phrase("no_field", layer=layer["name"], field=field_text, fields=names))
@@ -350,6 +352,8 @@ def ranked(
     by = re.search(r"\b(?:by|in terms of|based on|for|of) (?:the )?(?P<f>[\w ]+)$", rest)
     if by and not field_text:
         field_text, rest = by.group("f"), rest[: by.start()].strip()
+    if not field_text and rest and targets.field_named(rest, targets.numeric_fields(layer)):
+        field_text, rest = rest, ""  # "the smallest district value"
     field = measure(layer, sup, field_text)
     if field is None:
         names = ", ".join(f["name"] for f in targets.numeric_fields(layer)) or "-"

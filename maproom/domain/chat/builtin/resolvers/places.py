@@ -244,8 +244,10 @@ def mask(mind: Mind, slots: dict[str, str]) -> Outcome | None:
     whose = re.sub(r"^(?:the )?(?:countr(?:y|ies) )?(?:of|where|in which) |(?: is| lies)$", "",
                    text)  # fmt: skip
     its = bool(ITS_COUNTRY.fullmatch(text.lower()) or ITS_COUNTRY.fullmatch(fold(text)))
-    if re.search(r"\bcountr(?:y|ies)\b", said) and fold(text) not in BACK and (
-        not its and mind.places.country(whose) is None
+    if (
+        re.search(r"\bcountr(?:y|ies)\b", said)
+        and fold(text) not in BACK
+        and (not its and mind.places.country(whose) is None)
     ):  # "the country of the most populated city": go there in thought, then its country
         went = mind.understand_clause(f"go to {whose}", guess=False)
         if isinstance(went, Done) and mind.memory.place:
