@@ -838,6 +838,25 @@ EUROPEAN = ("Spain", "France", "Portugal")
          "full number please.", says(total("Cities", "population"))),
         ("Quelle est la longueur du fleuve le plus long de la couche ?",
          says(biggest("Rivers", "length_km")[0]["properties"]["name"])),
+        ("¿cuántos km mide el río más largo?",
+         says(biggest("Rivers", "length_km")[0]["properties"]["name"])),
+        ("smallest district value? and which district is it", says(LEAST_VALUE["name"])),
+        ("how many visitors do the museums get in total",
+         says(total("Sites", "visitors", lambda p: p["kind"] == "museum"))),
+        ("highlight the country where the biggest city is", masked("JP")),
+        ("Mets en évidence le pays de la ville la plus peuplée", masked("JP")),
+        # chatter beside a request, and how a layer looks, are no requests
+        ("¿Me puedes llevar a Sevilla? Quiero ver qué hay por el sur de España",
+         near(-5.98, 37.39)),
+        ("¡Oye! ¿Puedes hacer un mapa de calor de los sitios ponderado por visitantes? Sería "
+         "genial", renderer("Sites", type="heatmap", weightField="visitors")),
+        ("Nice job! now hide the sites", shown("Sites", False)),
+        ("the site dots are tiny, bump them up",
+         lambda s, _: s["layers"]["Sites"]["style"]["renderer"]["paint"]["circle-radius"] > 5
+         or pytest.fail()),
+        ("go to new york and zoom in close",
+         everything(near(-74.0, 40.71), lambda s, _: s["mapState"]["zoom"] > 11 or pytest.fail())),
+        ("crea un área de 500 metros alrededor de los sitios", derived),
     ],
 )  # fmt: skip
 async def test_requests_new_writers_made(
@@ -882,6 +901,8 @@ async def test_requests_new_writers_made(
         ("zoome sur les districts", "affiche leurs noms en étiquette", label("Districts", "name")),
         ("Dreh die Karte um 60 Grad", "Dreh die Karte wieder nach Norden", view("bearing", 0)),
         ("fly to Berlin", "Setz die Ansicht bitte zurück", near(0, 20, km=100)),
+        ("show only the capitals", "how many people live in those combined? exact figure please",
+         says(total("Cities", "population", lambda p: p["capital"]))),
     ],
 )  # fmt: skip
 async def test_follow_ups_new_writers_made(
@@ -907,6 +928,7 @@ async def test_follow_ups_new_writers_made(
         ("borra las capas de ríos y de distritos", "sí",
          lambda s, _: list(s["layers"]) == ["Sites", "Cities"] or pytest.fail()),
         ("zoome dessus", "les districts", lambda s, _: s["mapState"]["zoom"] > 5 or pytest.fail()),
+        ("mets en évidence le pays", "l'Espagne", masked("ES")),
     ],
 )  # fmt: skip
 async def test_open_requests_new_writers_made_are_asked(
