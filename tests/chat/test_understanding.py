@@ -929,6 +929,7 @@ async def test_follow_ups_new_writers_made(
          lambda s, _: list(s["layers"]) == ["Sites", "Cities"] or pytest.fail()),
         ("zoome dessus", "les districts", lambda s, _: s["mapState"]["zoom"] > 5 or pytest.fail()),
         ("mets en évidence le pays", "l'Espagne", masked("ES")),
+        ("Llévame a Córdoba", "La de Argentina", near(-64.18, -31.42)),
     ],
 )  # fmt: skip
 async def test_open_requests_new_writers_made_are_asked(

@@ -39,6 +39,8 @@ __all__ = ["BuiltinAgent", "resolvers"]
 FILLER = frozenset({
     "the", "one", "in", "of", "a", "an", "i", "mean", "meant", "please", "that", "this", "near",
     "by", "at", "layer", "layers", "ones", "option", "to", "with", "for",
+    # small words of names left as typed ("La de Argentina")
+    "de", "da", "do", "del", "la", "el", "le", "les", "der", "die", "das", "des",
 })  # fmt: skip
 ORDINALS = ["first", "second", "third", "fourth", "fifth"]
 # What a place is, as an answer says it ("the country", "the state").
