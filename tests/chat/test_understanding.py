@@ -754,6 +754,8 @@ def total(layer: str, field: str, keep: Callable[[dict[str, Any]], bool] = bool)
 LEAST_VALUE = min(DATA["Districts"], key=lambda f: f["properties"]["value"])["properties"]
 MOST_VALUE = max(DATA["Districts"], key=lambda f: f["properties"]["value"])["properties"]
 EUROPEAN = ("Spain", "France", "Portugal")
+HEAT_BY_VISITORS = renderer("Sites", type="heatmap", weightField="visitors")
+CITIES_SIZED = renderer("Cities", type="interpolated", field="population")
 
 
 @pytest.mark.parametrize(
@@ -811,14 +813,10 @@ EUROPEAN = ("Spain", "France", "Portugal")
         ("Tu peux m'emmener à Pékin ?", near(116.4, 39.9)),
         ("dá um zoom até o nível 12", view("zoom", 12)),
         # styles said in more ways
-        ("show the sites as a heatmap based on visitors",
-         renderer("Sites", type="heatmap", weightField="visitors")),
-        ("transforma os sítios num mapa de calor ponderado pelos visitantes",
-         renderer("Sites", type="heatmap", weightField="visitors")),
-        ("can the city dots get bigger for bigger populations?",
-         renderer("Cities", type="interpolated", field="population")),
-        ("taille des villes proportionnelle à la population stp",
-         renderer("Cities", type="interpolated", field="population")),
+        ("show the sites as a heatmap based on visitors", HEAT_BY_VISITORS),
+        ("transforma os sítios num mapa de calor ponderado pelos visitantes", HEAT_BY_VISITORS),
+        ("can the city dots get bigger for bigger populations?", CITIES_SIZED),
+        ("taille des villes proportionnelle à la population stp", CITIES_SIZED),
         ("make the cities green with bigger circles, radius 8",
          lambda s, _: s["layers"]["Cities"]["style"]["renderer"]["paint"]
          == {**s["layers"]["Cities"]["style"]["renderer"]["paint"], "circle-color": "#008000",
@@ -849,7 +847,7 @@ EUROPEAN = ("Spain", "France", "Portugal")
         ("¿Me puedes llevar a Sevilla? Quiero ver qué hay por el sur de España",
          near(-5.98, 37.39)),
         ("¡Oye! ¿Puedes hacer un mapa de calor de los sitios ponderado por visitantes? Sería "
-         "genial", renderer("Sites", type="heatmap", weightField="visitors")),
+         "genial", HEAT_BY_VISITORS),
         ("Nice job! now hide the sites", shown("Sites", False)),
         ("the site dots are tiny, bump them up",
          lambda s, _: s["layers"]["Sites"]["style"]["renderer"]["paint"]["circle-radius"] > 5
