@@ -88,13 +88,14 @@ EMPTY = re.compile(r"^(?:without|with no|missing|lacking|that lack|with an empty
 FILLER = frozenset({"the", "a", "an", "of", "one", "ones", "only", "just", "that", "are"})
 
 
-def parse(mind: Mind, layer: Layer, text: str) -> Filter | Fail | None:
+def parse(mind: Mind, layer: Layer, text: str, *, split: bool = True) -> Filter | Fail | None:
     """The filter a condition phrase means on this layer, a failure saying why it cannot be
-    read, or None when the phrase is no condition."""
+    read, or None when the phrase is no condition. `split`: a phrase may be two conditions
+    (cut once, never again inside the parts, so the work stays linear in the joints)."""
     said = spelled_as(re.sub(r"\s+", " ", lang.fold(text)).strip(" ,.?!"), COMPARE_WORDS)
     if not said:
         return None
-    both = _both(mind, layer, said)
+    both = _both(mind, layer, said) if split else None
     if both is not None:
         return both
     negated = bool(NEGATION.match(said))
@@ -110,10 +111,10 @@ def parse(mind: Mind, layer: Layer, text: str) -> Filter | Fail | None:
 def _both(mind: Mind, layer: Layer, said: str) -> Filter | None:
     """Two conditions on two fields: "in state B with a population above 4000" (on one field,
     "in Spain and Portugal" is one condition, read whole)."""
-    for joint in BOTH.finditer(said):
+    for joint in list(BOTH.finditer(said))[:JOINTS]:
         first, second = said[: joint.start()], said[joint.end() :]
-        one = parse(mind, layer, first) if first.strip() else None
-        other = parse(mind, layer, second) if isinstance(one, dict) else None
+        one = parse(mind, layer, first, split=False) if first.strip() else None
+        other = parse(mind, layer, second, split=False) if isinstance(one, dict) else None
         if (
             isinstance(one, dict)
             and isinstance(other, dict)
@@ -123,6 +124,7 @@ def _both(mind: Mind, layer: Layer, said: str) -> Filter | None:
     return None
 
 
+JOINTS = 4  # places a phrase is tried as two conditions, at most
 BOTH = re.compile(r",? (?:and|with|whose|that have|that has|having|where|and (?:with|whose)) ")
 
 
