@@ -49,6 +49,20 @@ async def answered(
     check(await state(api, project), reply)
 
 
+async def asked_then_answered(
+    api: httpx.AsyncClient, message: str, reply: str, check: Check
+) -> None:
+    """On a fresh world project, `message` asks a question and changes nothing; `reply`
+    answers it, and `check` holds of the project."""
+    project = await world(api)
+    before = await state(api, project)
+    asked = await chat(api, project, message)
+    assert asked["question"] is not None, asked
+    assert await state(api, project) == before
+    await answer(api, project, asked["question"]["id"], reply)
+    check(await state(api, project), {})
+
+
 def near(lng: float, lat: float, km: float = 60) -> Check:
     def check(s: dict[str, Any], _: dict[str, Any]) -> None:
         x, y = s["mapState"]["center"]
@@ -688,13 +702,7 @@ async def test_what_a_request_leaves_open_is_asked(
 ) -> None:
     """A name of several places answered by what or where it is; a colour change with no
     colour; "their numbers" when a layer has several numeric fields."""
-    project = await world(understanding_api)
-    before = await state(understanding_api, project)
-    asked = await chat(understanding_api, project, message)
-    assert asked["question"] is not None, asked
-    assert await state(understanding_api, project) == before
-    await answer(understanding_api, project, asked["question"]["id"], reply)
-    check(await state(understanding_api, project), {})
+    await asked_then_answered(understanding_api, message, reply, check)
 
 
 @pytest.mark.parametrize(
@@ -935,10 +943,4 @@ async def test_open_requests_new_writers_made_are_asked(
 ) -> None:
     """A filter by a field with no condition takes a bare condition as its answer; a colour or
     labels with no layer ask which; removing every layer but one is confirmed first."""
-    project = await world(understanding_api)
-    before = await state(understanding_api, project)
-    asked = await chat(understanding_api, project, message)
-    assert asked["question"] is not None, asked
-    assert await state(understanding_api, project) == before
-    await answer(understanding_api, project, asked["question"]["id"], reply)
-    check(await state(understanding_api, project), {})
+    await asked_then_answered(understanding_api, message, reply, check)
