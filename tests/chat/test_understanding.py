@@ -944,3 +944,26 @@ async def test_open_requests_new_writers_made_are_asked(
     """A filter by a field with no condition takes a bare condition as its answer; a colour or
     labels with no layer ask which; removing every layer but one is confirmed first."""
     await asked_then_answered(understanding_api, message, reply, check)
+
+
+async def test_a_long_chain_of_conditions_is_read_in_bounded_work(
+    understanding_api: httpx.AsyncClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """ "with ... with ... with ..." is tried as two conditions at a few places only, never
+    cut again inside the parts (docs/chat.md, "Data"): the reading stays linear in the joints."""
+    from maproom.domain.chat.builtin import conditions
+
+    calls = 0
+    parse = conditions.parse
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        nonlocal calls
+        calls += 1
+        return parse(*args, **kwargs)
+
+    monkeypatch.setattr(conditions, "parse", counted)
+    project = await world(understanding_api)
+    chain = " ".join(f"with x{i}" for i in range(14))
+    reply = await chat(understanding_api, project, f"only show cities {chain}")
+    assert reply["reply"], reply
+    assert calls < 2_000, calls
