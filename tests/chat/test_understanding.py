@@ -232,6 +232,41 @@ async def test_instead_changes_what_the_turn_before_did(
     ranges = (await state(understanding_api, project))["layers"]["Districts"]["style"]["renderer"]
     assert ranges["field"] == "population" and len(ranges["ranges"]) == 3
 
+@pytest.mark.parametrize(
+    ("first", "second", "fixed", "back"),
+    [
+        ("colour the cities red", "the sites instead", "Sites", "Cities"),
+        ("hide the cities", "no, I meant the districts", "Districts", "Cities"),
+        ("make the rivers blue", "sorry, the districts", "Districts", "Rivers"),
+    ],
+)
+async def test_a_correction_of_the_turn_before_moves_its_change(
+    understanding_api: httpx.AsyncClient, first: str, second: str, fixed: str, back: str
+) -> None:
+    """ "the sites instead" after colouring the cities colours the sites and takes the cities'
+    colour back (docs/chat.md, "Corrections")."""
+    project = await world(understanding_api)
+    def look(layers: dict[str, Any], name: str) -> tuple[bool, Any]:
+        return layers[name]["visible"], layers[name]["style"]
+
+    before = (await state(understanding_api, project))["layers"]
+    await chat(understanding_api, project, first)
+    reply = await chat(understanding_api, project, second)
+    after = (await state(understanding_api, project))["layers"]
+    assert reply["question"] is None, reply
+    assert look(after, back) == look(before, back), reply
+    assert look(after, fixed) != look(before, fixed), reply
+
+
+async def test_a_correction_of_a_place_goes_to_the_new_one(
+    understanding_api: httpx.AsyncClient,
+) -> None:
+    project = await world(understanding_api)
+    await chat(understanding_api, project, "highlight Portugal")
+    await chat(understanding_api, project, "actually make that Spain")
+    masked("ES")(await state(understanding_api, project), {})
+
+
 
 async def test_a_condition_several_layers_could_take_is_asked(
     understanding_api: httpx.AsyncClient,

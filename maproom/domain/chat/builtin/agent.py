@@ -91,6 +91,10 @@ class BuiltinAgent:
             await talk.resume(state)
         else:
             await talk.answer(turn.message)
+        # the last intent stands for "X instead" only while nothing undid or followed it
+        talk.memory.acted = bool(turn.applied) and not any(
+            action.get("type") in ("undo", "redo") for action in turn.applied
+        )
         turn.memory = talk.memory.json()
 
 
@@ -270,7 +274,8 @@ class Talk:
             if isinstance(outcome, Done) and (outcome.undo or outcome.redo):
                 if not await self.apply(batch, said):
                     return
-                batch, said = [], []
+                # "the sites instead": what is done after the undo, and what the reply says of it
+                batch, said = list(outcome.actions), list(outcome.said if outcome.actions else [])
                 await self.history(outcome)
                 continue
             if isinstance(outcome, Done):

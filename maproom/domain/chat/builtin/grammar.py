@@ -129,6 +129,10 @@ FIRST_RULES: list[tuple[str, str]] = [
     ),
     (
         "undo",
+        # "go back to where we were": the last move taken back
+        r"(?P<view>(?:go|take (?:me|us)|bring (?:me|us)|jump|get (?:me |us )?)? ?back to "
+        r"(?:where (?:we|i) (?:were|was)(?: before)?|the (?:previous|last|earlier|old) (?:view|"
+        r"place|location|spot|position)|(?:the place )?(?:we|i) (?:were|was) (?:at )?before))|"
         r"(?:" + UNDO + r")(?: (?:the )?(?:last )?(?P<count>\S+(?: (?:times|changes|steps|"
         r"things|actions|edits))?))?(?: (?:please|again|once more|one more time))?",
     ),
@@ -566,7 +570,7 @@ FIRST_RULES: list[tuple[str, str]] = [
     ),
     (
         "same",
-        r"(?:do |make |apply )?(?:the same|same thing|likewise|the same thing|that too|"
+        r"(?P<instead>instead,? )?(?:do |make |apply )?(?:the same|same thing|likewise|the same thing|that too|"
         r"same)(?: (?:for|to|with|on) (?:the )?(?P<layer>.+?))?(?: too| as well)?|"
         r"(?:and|also|now) (?:the )?(?P<layer2>.+?)(?: too| as well)|"
         r"(?:do|make|apply) (?:that|this|it)(?: too| also| as well)? (?:for|to|with|on) "

@@ -18,6 +18,7 @@ class Memory:
     focus: str = ""  # what was named last: "place" or "layers"
     subset: dict[str, Any] | None = None  # the last features counted: {"layer", "filter"}
     field: str = ""  # the field the agent's last question was about
+    acted: bool = False  # whether the last turn changed the project (its `intent` stands)
 
     def went(self, place: dict[str, Any]) -> None:
         """A place was named last."""
@@ -41,7 +42,7 @@ class Memory:
         intent = data.get("intent") if isinstance(data.get("intent"), dict) else None
         subset = data.get("subset") if isinstance(data.get("subset"), dict) else None
         focus, field = str(data.get("focus") or ""), str(data.get("field") or "")
-        return cls(place, layers, intent, focus, subset, field)
+        return cls(place, layers, intent, focus, subset, field, data.get("acted") is True)
 
     @classmethod
     def last(cls, history: list[dict[str, Any]]) -> Memory:
@@ -60,4 +61,5 @@ class Memory:
             self.focus,
             dict(self.subset) if self.subset else None,
             self.field,
+            self.acted,
         )

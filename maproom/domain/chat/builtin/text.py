@@ -225,6 +225,15 @@ CORRECTION = re.compile(
     r"\b[,.!]* *)+|(?<=[.,;!?]) *(?:i meant|i mean|or rather|scratch that|make that)\b[,.!]* +",
     re.I,
 )
+# "actually, make that Spain", "no, I meant the sites", "sorry - Porto": a whole message that
+# corrects the last turn's target
+RETHOUGHT = re.compile(
+    r"(?:(?:(?:no+|nope|wait|sorry|oops|actually|hmm+|ah|oh|erm?)[,.!]* +)*"
+    r"(?:i meant|i mean|(?:no+|nope|sorry|oops|wait)(?:[,.!]+| -))|"
+    r"(?:(?:no+|nope|wait|sorry|oops|actually|hmm+|ah|oh|erm?)[,.!]* +)+make (?:that|it)|"
+    r"make (?:that|it)(?= (?-i:[A-Z])| the ))[,.!]* *(?P<x>[^,]+?)(?: instead| rather)?[.!]*",
+    re.I,
+)
 VERB_HEAD = re.compile(r"^(?:\w+ ){1,2}?(?:to|the|on|in|into|over|at|by) ", re.I)
 CORRECTION_TAIL = re.compile(r"^(?:(?:make (?:that|it)|rather|instead|better) )?(?P<rest>.+?)"
                              r"(?: instead| rather)?[.!]*$", re.I)  # fmt: skip
@@ -287,10 +296,10 @@ def normalise(text: str) -> str:
     text = corrected(text)
     # "highlight Portugal" then "now Spain instead": the same, for Spain
     instead = re.fullmatch(r"(?:(?:now|and|then|ok|okay|no),? )*(?P<x>[^,]+?),? instead[.!]*", text,
-                           re.I)  # fmt: skip
+                           re.I) or RETHOUGHT.fullmatch(text)  # fmt: skip
     said = instead["x"].lower().split() if instead else []
     if instead and len(said) <= 3 and not set(said) & (COMMAND_WORDS | {"use", "try", "make"}):
-        text = f"the same for {instead['x']}"
+        text = f"instead, the same for {instead['x']}"
     before = None
     while text != before:  # "hey, could you please ... thanks": one layer at a time
         before = text

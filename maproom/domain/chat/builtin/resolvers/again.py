@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from maproom.domain.chat.builtin import targets
 from maproom.domain.chat.builtin.mind import Mind, resolves
-from maproom.domain.chat.builtin.outcome import Outcome
+from maproom.domain.chat.builtin.outcome import Done, Outcome
 
 # What can be done again to another layer: the kinds of readings that take a layer.
 ON_A_LAYER = frozenset(
@@ -15,6 +15,13 @@ ON_A_LAYER = frozenset(
      "unfilter", "buffer", "clip", "dissolve"}
 )  # fmt: skip
 
+
+# What "X instead" takes back from the layer it was done to before doing it to X: the last
+# turn's restyling or hiding, when that was the last change to the project.
+TAKEN_BACK = frozenset(
+    {"colour", "size", "opacity", "heatmap", "classify", "size_by", "label", "hide", "toggle",
+     "outline", "plain_style", "colour_each"}
+)  # fmt: skip
 
 # What can be done again to another place.
 ON_A_PLACE = frozenset({"goto", "mask", "zoom_there", "place"})
@@ -39,7 +46,20 @@ def same(mind: Mind, slots: dict[str, str]) -> Outcome | None:
     if last.get("kind") not in ON_A_LAYER:
         return None
     again = {**last["slots"], "layer": target}
-    return mind.resolve(str(last["kind"]), again)
+    before = list(mind.memory.layers)
+    outcome = mind.resolve(str(last["kind"]), again)
+    if slots.get("instead") and isinstance(outcome, Done) and _replaces(mind, last, before, outcome):
+        return Done(outcome.actions, outcome.said, undo=1)
+    return outcome
+
+
+def _replaces(mind: Mind, last: dict[str, object], before: list[str], outcome: Done) -> bool:
+    """Whether "X instead" takes the last turn's change back: it restyled or hid another
+    layer, and it is still the project's last change."""
+    if mind.done or not mind.memory.acted or last.get("kind") not in TAKEN_BACK:
+        return False
+    now = {action.get("layer_id") for action in outcome.actions}
+    return bool(now) and not now & set(before)
 
 
 @resolves("instead")
