@@ -294,8 +294,19 @@ def normalise(text: str) -> str:
             flags=re.I,
         )
     text = corrected(text)
+    # "colour them by the field value", "the average of column rating": the field's name
+    text = re.sub(r"\b(by|of|on|per|using) (?:the )?(?:field|column|attribute) (?=\w)", r"\1 ", text,
+                  flags=re.I)  # fmt: skip
+    # "pinta los puntos de morado": paint the points purple
+    painted = re.fullmatch(r"(?P<x>(?:paint|colou?r) .+) (?:of|in) (?P<c>[\w ]+?)[.!]*", text, re.I)
+    if painted and len(painted["c"].split()) <= 2 and colours.parse(painted["c"]):
+        text = f"{painted['x']} {painted['c']}"
+    # "tilt the map there by 45 degrees": the map is where it is
+    text = re.sub(r"\b((?:tilt|rotate|turn|spin|pitch)\w* (?:the map|the view)) there\b", r"\1", text,
+                  flags=re.I)  # fmt: skip
     # "highlight Portugal" then "now Spain instead": the same, for Spain
-    instead = re.fullmatch(r"(?:(?:now|and|then|ok|okay|no),? )*(?P<x>[^,]+?),? instead[.!]*", text,
+    instead = re.fullmatch(r"(?:(?:now|and|then|ok|okay|no|better),? )*(?P<x>[^,]+?),? instead"
+                           r"(?: of [^,]+?)?[.!]*", text,
                            re.I) or RETHOUGHT.fullmatch(text)  # fmt: skip
     said = instead["x"].lower().split() if instead else []
     if instead and len(said) <= 3 and not set(said) & (COMMAND_WORDS | {"use", "try", "make"}):

@@ -89,7 +89,7 @@ def detect(
         )  # fmt: skip
     english = sum(1 for word in words if word in en.WORDS)
     best = max(scores, key=lambda code: (scores[code], code == "en"))
-    return best if scores[best] > 0 and scores[best] >= english * 0.5 else "en"
+    return best if scores[best] > 0 and scores[best] > english * 0.5 else "en"
 
 
 def english(text: str, code: str, protected: frozenset[str] = frozenset()) -> str:

@@ -4,6 +4,8 @@ colour words as tables, and the English word order their superlatives need."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import re
 
 # English noun: its Spanish, Portuguese, French and German forms (singular and plural).
@@ -204,9 +206,21 @@ def _inflected(code: str, word: str) -> list[str]:
     return [word, word + "a", word + "es", word + "as"]
 
 
-def numbers(words: dict[str, int]) -> dict[str, str]:
-    """Number words, as digits."""
-    return {word: str(value) for word, value in words.items()}
+def numbers(
+    words: dict[str, int], compound: Callable[[str, str], str] | None = None
+) -> dict[str, str]:
+    """Number words, as digits; with `compound`, which writes a ten and a unit as one number
+    ("cuarenta y cinco"), every number from 21 to 99 too."""
+    found = {word: str(value) for word, value in words.items()}
+    if compound is not None:
+        units: dict[int, str] = {}
+        for word, value in words.items():
+            units.setdefault(value, word)
+        for ten in range(20, 100, 10):
+            for unit in range(1, 10):
+                if ten in units:
+                    found.setdefault(compound(units[ten], units[unit]), str(ten + unit))
+    return found
 
 
 def colours(names: dict[str, str], shades: dict[str, str]) -> dict[str, str]:

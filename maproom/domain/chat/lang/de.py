@@ -32,7 +32,7 @@ MARKERS = ("der", "die", "das", "den", "dem", "des", "und", "auf", "nach", "mit"
 END = r"(?=\s*(?:[,.!?;]|$|bitte\b|und\b|dann\b))"
 REWRITES = [
     # "Benenne die Ebene Cafes in „Lissabon Cafés“ um": rename ... to
-    (re.compile(r"\bbenenne (?P<x>.+?) (?:in|zu) (?P<n>.+?) um\b"), r"rename \g<x> to \g<n>"),
+    (re.compile(r"\bbenenne (?P<x>.+?) (?:in|zu) (?P<n>.+?) um\b"), r'rename \g<x> to "\g<n>"'),
     (re.compile(r"\bab (?=\d)"), "at least "),  # "mit einem Wert ab 20"
     # "Setz die Ansicht bitte zurück": reset
     (re.compile(r"\bsetz(?:e|en|t)? (?P<x>.+?) zuruck\b"), r"reset \g<x>"),
@@ -122,6 +122,8 @@ REWRITES = [
 ]  # fmt: skip
 AFTER = [
     (re.compile(r"^make (?P<what>.+) undo$"), r"undo \g<what>"),  # "... rückgängig machen"
+    # "Klassifizieren Sie die Distrikte": the polite "Sie" after the verb is no object
+    (re.compile(r"^(?P<v>\w+(?: in| out)?) them (?=(?:the|my|all|a|an)\b)"), r"\g<v> "),
     (re.compile(r"^(?P<what>.+?) to (?P<field>\S+) colour\b"), r"colour \g<what> by \g<field>"),
     # A separable verb's particle last: "Schneide die Flüsse auf Portugal zu".
     (re.compile(r"^(?P<all>clip .+) to$"), r"\g<all>"),
@@ -268,8 +270,11 @@ PHRASES: dict[str, str] = {
         "null": 0, "eins": 1, "zwei": 2, "drei": 3, "vier": 4, "funf": 5, "sechs": 6,
         "sieben": 7, "acht": 8, "neun": 9, "zehn": 10, "elf": 11, "zwolf": 12, "dreizehn": 13,
         "vierzehn": 14, "funfzehn": 15, "sechzehn": 16, "zwanzig": 20, "dreissig": 30,
-        "dreißig": 30, "vierzig": 40, "funfzig": 50, "hundert": 100,
-    }),
+        "dreißig": 30, "vierzig": 40, "funfzig": 50, "sechzig": 60, "siebzig": 70,
+        "achtzig": 80, "neunzig": 90, "siebzehn": 17, "achtzehn": 18, "neunzehn": 19,
+        "hundert": 100, "hundertachtzig": 180, "einhundertachtzig": 180,
+        "zweihundertsiebzig": 270,
+    }, lambda ten, unit: f"{'ein' if unit == 'eins' else unit}und{ten}"),
     "millionen": "million", "million": "million", "mio": "million", "tausend": "thousand",
     "doppelt": "twice", "zweimal": "twice", "halb": "half", "die halfte": "half",
     # separated verbs put back together (`REWRITES`)
@@ -443,4 +448,14 @@ PHRASES: dict[str, str] = {
     "keine": "no", "kein": "no", "meine": "my", "mein": "my", "daten": "data",
     "langer als": "longer than", "kurzer als": "shorter than", "zahlen": "numbers",
     "besser": "better", "lieber": "better", "bewertet": "rated", "typ": "type",
+    # "Klassifizieren Sie die Distrikte", "kipp die Karte", "zoom darauf", "zoom dorthin"
+    "klassifizieren": "classify", "klassifiziere": "classify", "klassifizier": "classify",
+    "distrikt": "district", "distrikte": "districts", "distrikten": "districts",
+    "kipp": "tilt", "kippe": "tilt", "kippen": "tilt", "darauf": "on it", "drauf": "on it",
+    "dorthin": "there", "davon": "of those", "doch lieber": "better",
+    # the polite imperative is the infinitive: "Zeigen Sie mir", "Entfernen Sie die Ebene"
+    "zeigen": "show", "fliegen": "fly", "gehen": "go", "neigen": "tilt", "markieren": "highlight",
+    "entfernen": "remove", "einblenden": "show", "filtern": "filter", "wechseln": "switch",
+    "zentrieren": "center", "verkleinern": "zoom out", "vergroßern": "zoom in",
+    "vergrossern": "zoom in",
 }  # fmt: skip

@@ -75,6 +75,11 @@ REWRITES = [
     (re.compile(r"[¿¡]"), ""),
     # "que el tamaño dependa de...": a wish said with "que" is a command.
     (re.compile(r"^(?:(?:haz|haga|hagan) )?que (?=(?:el|la|los|las|lo) )"), ""),
+    # "Cámbiale el nombre a la capa Districts, ponle Barrios"
+    (re.compile(r"\b(?:renombra|cambia el nombre de|cambiale el nombre a)\b(?P<what>.*?),? (?:y )?"
+                r"(?:ponle|llamala|llamalo|que se llame|ponle de nombre|ponle el nombre(?: de)?) "
+                r"(?P<name>[^\s\"].*)$"),
+     r'rename\g<what> to "\g<name>"'),
     # A new name is kept as typed: "renombra la capa Districts a Barrios".
     (re.compile(r"\b(?:renombra|renombrar|renombre|cambia el nombre de|cambiale el nombre a|"
                 r"ponle de nombre a)\b(?P<what>.*?) (?:a|como|por|en) (?P<name>[^\s\"].*)$"),
@@ -224,7 +229,8 @@ PHRASES: dict[str, str] = {
         "catorce": 14, "quince": 15, "dieciseis": 16, "diecisiete": 17, "dieciocho": 18,
         "diecinueve": 19, "veinte": 20, "treinta": 30, "cuarenta": 40, "cincuenta": 50,
         "sesenta": 60, "setenta": 70, "ochenta": 80, "noventa": 90, "cien": 100,
-    }),
+        "ciento ochenta": 180, "doscientos setenta": 270,
+    }, lambda ten, unit: f"{ten} y {unit}"),
     "millones de": "million", "millones": "million", "millon de": "million", "millon": "million",
     "mil": "thousand", "el doble": "twice", "dos veces": "twice", "la mitad": "half",
     # politeness and filler
@@ -402,4 +408,7 @@ PHRASES: dict[str, str] = {
     # a field by what its values are ("según su tipo", "según sus números"), a better choice
     "tipo": "type", "numeros": "numbers", "mejor": "better",
     "puntuados": "rated", "puntuadas": "rated", "valorados": "rated", "valoradas": "rated",
+    # "graduado en 5 clases", "el tamaño de los círculos", "en vez de Francia"
+    "graduado": "graduated", "graduada": "graduated", "circulos": "circles",
+    "circulo": "circle", "en vez de": "instead of", "en lugar de": "instead of",
 }  # fmt: skip

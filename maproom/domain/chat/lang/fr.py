@@ -227,8 +227,10 @@ PHRASES: dict[str, str] = {
         "sept": 7, "huit": 8, "neuf": 9, "dix": 10, "onze": 11, "douze": 12, "treize": 13,
         "quatorze": 14, "quinze": 15, "seize": 16, "dix-sept": 17, "dix-huit": 18,
         "dix-neuf": 19, "vingt": 20, "trente": 30, "quarante": 40, "cinquante": 50,
-        "soixante": 60, "cent": 100,
-    }),
+        "soixante": 60, "soixante-dix": 70, "septante": 70, "quatre-vingt": 80,
+        "quatre-vingts": 80, "huitante": 80, "quatre-vingt-dix": 90, "nonante": 90, "cent": 100,
+        "cent quatre-vingts": 180, "deux cent soixante-dix": 270,
+    }, lambda ten, unit: f"{ten} et un" if unit == "un" else f"{ten}-{unit}"),
     "millions d'": "million", "millions de": "million", "millions": "million",
     "million d'": "million", "million de": "million", "million": "million", "mille": "thousand",
     "deux fois": "twice", "le double": "twice", "la moitie": "half",
@@ -418,4 +420,9 @@ PHRASES: dict[str, str] = {
     "nombres": "numbers", "chiffres": "numbers", "mieux": "better",
     # an answer: "celle en Angleterre", "celui du Canada"
     "celle": "the one", "celui": "the one",
+    # "semi-transparentes", "enlève la mise en évidence", "le plus d'habitants", "y a combien"
+    "semi-transparente": "semi-transparent", "semi-transparents": "semi-transparent", "semi-transparentes": "semi-transparent",
+    "la mise en evidence": "the highlight", "mise en evidence": "highlight",
+    "le plus d'": "the most", "le plus de": "the most", "le moins d'": "the fewest",
+    "le moins de": "the fewest", "y a combien de": "how many", "il y a combien de": "how many",
 }  # fmt: skip

@@ -12,6 +12,8 @@ __all__ = ["AFTER", "MARKERS", "PHRASES", "REPLIES", "REWRITES", "YES", "shown"]
 
 MARKERS = (
     "bora",
+    "leva",
+    "leve",
     "classes",
     "os",
     "as",
@@ -241,9 +243,11 @@ PHRASES: dict[str, str] = {
         "zero": 0, "um": 1, "uma": 1, "dois": 2, "duas": 2, "tres": 3, "quatro": 4, "cinco": 5,
         "seis": 6, "sete": 7, "oito": 8, "nove": 9, "dez": 10, "onze": 11, "doze": 12,
         "treze": 13, "catorze": 14, "quatorze": 14, "quinze": 15, "dezasseis": 16,
-        "dezesseis": 16, "vinte": 20, "trinta": 30, "quarenta": 40, "cinquenta": 50,
-        "cem": 100,
-    }),
+        "dezesseis": 16, "dezassete": 17, "dezessete": 17, "dezoito": 18, "dezanove": 19,
+        "dezenove": 19, "vinte": 20, "trinta": 30, "quarenta": 40, "cinquenta": 50,
+        "sessenta": 60, "setenta": 70, "oitenta": 80, "noventa": 90, "cem": 100,
+        "cento e oitenta": 180, "duzentos e setenta": 270,
+    }, lambda ten, unit: f"{ten} e {unit}"),
     "milhoes de": "million", "milhoes": "million", "milhao de": "million", "milhao": "million",
     "mil": "thousand", "o dobro": "twice", "duas vezes": "twice", "metade": "half",
     # politeness and filler

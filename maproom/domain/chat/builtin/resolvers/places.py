@@ -160,10 +160,13 @@ def to_place(mind: Mind, kind: str, slots: dict[str, str], place: Place) -> Outc
 
 def fly_to(place: Place, zoom_text: str | None = None) -> dict[str, Any]:
     """A `fly_to` that frames a place: a box around its populated part, or a zoom by size."""
-    if place.box is not None:  # centred on its label point (the populated part)
-        center = [place.lng, place.lat]
+    if place.box is not None:
+        middle = [(place.box[0] + place.box[2]) / 2, (place.box[1] + place.box[3]) / 2]
+        # halfway between its label point (the populated part) and the middle of its main
+        # body: Italy's label point is near Modena, the middle of its box at sea
+        center = [(place.lng + middle[0]) / 2, (place.lat + middle[1]) / 2]
         if place.box[2] - place.box[0] > WIDE:  # Russia: the middle of all of it
-            center = [(place.box[0] + place.box[2]) / 2, (place.box[1] + place.box[3]) / 2]
+            center = middle
         zoom = camera.fit_around(center, place.box, camera.Padding.even(20))
     elif place.kind == "landmark":
         center, zoom = [place.lng, place.lat], landmarks.WIDE.get(place.name, landmarks.ZOOM)
