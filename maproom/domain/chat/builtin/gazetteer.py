@@ -176,6 +176,11 @@ def fold(text: str) -> str:
     return re.sub(r"\bsaint\b", "st", text)
 
 
+# Little words that join the words of a name but neither begin nor end one.
+JOINS = frozenset({"de", "da", "do", "du", "di", "del", "von", "of", "y", "e", "et", "und", "en",
+                   "em", "a", "au", "and"})  # fmt: skip
+
+
 class Gazetteer:
     """Every place of the data file, indexed by folded name and alias."""
 
@@ -388,6 +393,8 @@ class Gazetteer:
                 name = " ".join(words[start : start + size])
                 if all(len(word) < 4 for word in words[start : start + size]):
                     continue  # "a la" names a hamlet, but it is French for "to the"
+                if words[start] in JOINS or words[start + size - 1] in JOINS:
+                    continue  # "de moins de 5000": an other-language name of Des Moines
                 places = [*self._names.get(name, ()), *self._exonyms.get(name, ()),
                           *self._any_language(name)]  # fmt: skip
                 if any(gloss(word) in avoid for word in words[start : start + size]) and not any(

@@ -358,6 +358,8 @@ FIRST_RULES: list[tuple[str, str]] = [
     ),
     (
         "filter",
+        # "of those, only the capitals": the filter narrows the one the layer has
+        r"(?P<narrow>(?:and )?(?:of|from|among|out of) (?:those|these|them),? )?"
         r"(?:only show|show only|just show|show just|display only|only display|keep only|"
         r"only keep|show me only|show me just|(?:i|we) (?:only|just) (?:want|need)(?: to see)?|"
         r"(?:(?:apply|add|put|set|use) (?:a |the )?filter "
@@ -417,7 +419,7 @@ FIRST_RULES: list[tuple[str, str]] = [
         r"(?:inside|in|within) (?:the )?(?P<other3>.+?)(?: (?:are|is) (?:left|kept|remaining))?"
         + NEW_LAYER
         + "|"
-        r"(?:clip|cut|crop|trim)(?: the)? (?P<layer>.+?) (?:to|by|with|at|inside|within|"
+        r"(?:clip|cut|crop|trim)(?: the)? (?P<layer>.+?) (?:to|by|with|at|on|over|inside|within|"
         r"to fit) (?:the )?(?:(?:outline|outlines|contour|borders?|boundary|boundaries|shape|"
         r"extent|area|territory|limits) of (?:the )?)?(?P<other>.+?)"
         r"(?: (?:called|named) (?P<name>.+))?" + NEW_LAYER + "|"
@@ -499,7 +501,7 @@ FIRST_RULES: list[tuple[str, str]] = [
         r"(?P<layer>.+?)(?: layer)? (?:as|into|to) (?:a )?heat ?map,? (?:weighted by|"
         r"weighed by|based on|by|using|according to) (?:the |their )?(?P<weight>[\w ]+)|"
         r"(?:(?:make|create|show|draw|give|get|see|have)(?: me| us)? )?(?:an? )?heat ?map "
-        r"(?:of|for|from|on) "
+        r"(?:(?:of|for|from|on) )?"
         r"(?:the )?(?P<layer2>.+?),? (?:weighted|weighed|by) (?:by )?(?:the |their )?"
         r"(?P<weight2>[\w ]+)|"
         r"heat ?map (?:on|of|for) (?:the )?(?P<layer4>.+?),? weight(?:ed)? ?(?:=|:|by|on) ?"

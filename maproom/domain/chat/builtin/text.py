@@ -109,6 +109,14 @@ SHORTHAND = [
     (re.compile(r"\b(?:u)\b", re.IGNORECASE), "you"),
     (re.compile(r"\b(?:ur)\b", re.IGNORECASE), "your"),
     (re.compile(r"\bteh\b", re.IGNORECASE), "the"),
+    (re.compile(r"\b(zoom|go|fly|move|pan|jump) ot\b", re.I), r"\1 to"),  # "zoom ot madrid"
+    (re.compile(r"\blvl\b", re.I), "level"),
+    # "a million visitors", "at least a thousand": one
+    (re.compile(r"(?<!half )\b(?:a|one) (thousand|million|billion)\b", re.I), r"1 \1"),
+    # "heatmap the cities, weighted by population": one request
+    (re.compile(r",? (weighted|weighed) by\b", re.I), r" \1 by"),
+    # "show again" after hiding a layer: show it again
+    (re.compile(r"^(show|unhide|display)( again| back)[.!]*$", re.I), r"\1 it\2"),
     # "longer then 900 km": a comparison is followed by "than"
     (
         re.compile(

@@ -256,7 +256,7 @@ PHRASES: dict[str, str] = {
     "nein": "no", "warte": "wait", "ich meine": "i mean", "entschuldigung": "sorry",
     "oder besser": "or rather",
     "berechne": "calculate", "berechnen": "calculate", "errechne": "calculate", "aus": "from",
-    "sind": "are",
+    "sind": "are", "ist": "is",
     "schwenken": "pan", "schwenke": "pan", "schwenk": "pan",
     "wie hoch ist": "what is", "wie hoch sind": "what are",
     "wieder sichtbar": "visible again", "sichtbar": "visible", "unsichtbar": "invisible",
@@ -451,11 +451,12 @@ PHRASES: dict[str, str] = {
     # "Klassifizieren Sie die Distrikte", "kipp die Karte", "zoom darauf", "zoom dorthin"
     "klassifizieren": "classify", "klassifiziere": "classify", "klassifizier": "classify",
     "distrikt": "district", "distrikte": "districts", "distrikten": "districts",
-    "kipp": "tilt", "kippe": "tilt", "kippen": "tilt", "darauf": "on it", "drauf": "on it",
-    "dorthin": "there", "davon": "of those", "doch lieber": "better",
+    "kipp": "tilt", "kippen": "tilt", "darauf": "on it", "drauf": "on it",
+    "davon": "of those", "doch lieber": "better",
     # the polite imperative is the infinitive: "Zeigen Sie mir", "Entfernen Sie die Ebene"
     "zeigen": "show", "fliegen": "fly", "gehen": "go", "neigen": "tilt", "markieren": "highlight",
     "entfernen": "remove", "einblenden": "show", "filtern": "filter", "wechseln": "switch",
     "zentrieren": "center", "verkleinern": "zoom out", "vergroßern": "zoom in",
     "vergrossern": "zoom in",
+    "bewertung": "rating", "bewertungen": "ratings",
 }  # fmt: skip

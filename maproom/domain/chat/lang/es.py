@@ -411,4 +411,6 @@ PHRASES: dict[str, str] = {
     # "graduado en 5 clases", "el tamaño de los círculos", "en vez de Francia"
     "graduado": "graduated", "graduada": "graduated", "circulos": "circles",
     "circulo": "circle", "en vez de": "instead of", "en lugar de": "instead of",
+    "territorio": "territory",
+    "valoracion": "rating", "puntuacion": "rating", "calificacion": "rating", "nota": "rating",
 }  # fmt: skip

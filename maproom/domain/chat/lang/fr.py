@@ -424,5 +424,7 @@ PHRASES: dict[str, str] = {
     "semi-transparente": "semi-transparent", "semi-transparents": "semi-transparent", "semi-transparentes": "semi-transparent",
     "la mise en evidence": "the highlight", "mise en evidence": "highlight",
     "le plus d'": "the most", "le plus de": "the most", "le moins d'": "the fewest",
-    "le moins de": "the fewest", "y a combien de": "how many", "il y a combien de": "how many",
+    "le moins de": "the fewest", "y a combien de": "how many",
+    "territoire": "territory",
+    "evaluation": "rating",
 }  # fmt: skip

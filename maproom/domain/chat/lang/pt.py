@@ -12,6 +12,7 @@ __all__ = ["AFTER", "MARKERS", "PHRASES", "REPLIES", "REWRITES", "YES", "shown"]
 
 MARKERS = (
     "bora",
+    "qual",
     "leva",
     "leve",
     "classes",
@@ -69,7 +70,7 @@ REWRITES = [
     (re.compile(r"-(o|a|lo|la)\b"), " it"),
     (re.compile(r"\b(?:renomeia|renomeie|renomear|renomeia a camada|muda o nome d[aeo]s?|"
                 r"mude o nome d[aeo]s?|altera o nome d[aeo]s?|troca o nome d[aeo]s?)\b"
-                r"(?P<what>.*?) (?:para|como|a|pra) (?P<name>[^\s\"].*)$"),
+                r"(?P<what>.+?) (?:para|como|a|pra) (?P<name>[^\s\"].*)$"),
      r'rename\g<what> to "\g<name>"'),
     (re.compile(r"\b(me|nos) (leva|leve|mostra|mostre|diz|diga)\b"), r"\2-\1"),
 ]  # fmt: skip
@@ -431,4 +432,6 @@ PHRASES: dict[str, str] = {
     "tipo": "type", "numeros": "numbers", "melhor": "better",
     "ou mais": "or more", "ou menos": "or less", "avaliados": "rated", "avaliadas": "rated",
     "pontuados": "rated", "pontuadas": "rated",
+    "territorio": "territory", "ponderado": "weighted", "ponderada": "weighted",
+    "avaliacao": "rating", "classificacao": "rating", "pontuacao": "rating",
 }  # fmt: skip

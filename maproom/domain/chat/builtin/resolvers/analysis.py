@@ -100,8 +100,9 @@ def filter_layer(
     hide = bool(slots.get("hide"))
     if hide:
         where = conditions.negate(where)
-        own = (layer.get("style") or {}).get("filter")
-        where = {"all": [own, where]} if own else where
+    own = (layer.get("style") or {}).get("filter")
+    if own and (hide or slots.get("narrow")):
+        where = {"all": [own, where]}
     mind.memory.named([layer["layer_id"]])
     action = {"type": "set_layer_filter", "layer_id": layer["layer_id"], "filter": where}
     return Done([action], [phrase("filtered_hide" if hide else "filtered", layer=layer["name"])])
