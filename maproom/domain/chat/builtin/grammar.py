@@ -22,6 +22,7 @@ from maproom.domain.chat.builtin.text import Spelled
 ART = r"(?:(?:the|a|an|my|our|this|that|those|these|all the|all|all of the) )?"
 LAYER = r"(?: layers?| data(?:set)?| points?)?"
 ON_MAP = r"(?: (?:on|in|from|of) (?:the )?(?:basemap|base map|background(?: map)?|map))?"
+ON_BASEMAP = r"(?: on (?:the )?(?:basemap|base map|background map|background|map))?"
 AMOUNT = (
     r"(?P<amount>(?: (?:a (?:little|tiny) )?bit| a little| slightly| a tad| a lot| much| way| far"
 )
@@ -277,6 +278,11 @@ FIRST_RULES: list[tuple[str, str]] = [
         r"the|we|it|(?:the |all the |all )?(?!add |sum |have |get |make )(?P<layer5>[\w ]+?)))?"
         r"(?: (?:have|get|add up(?: to)?|sum up|make|live|receive|attract|draw))?"
         r" (?P<stat5>in total|altogether|together|combined|all together)|"
+        # "how many people live in the northern districts": their total (an empty stat)
+        r"how many (?P<field7>people|inhabitants|residents|citizens) (?:live|are living|reside)"
+        r" in (?:all )?(?:the )?(?P<layer7>.+?)(?P<stat7>)|"
+        r"how many (?P<field8>visitors|tourists) (?:do|does) (?:all )?(?:the )?(?P<layer8>.+?) "
+        r"(?:get|receive|have|attract|draw)(?P<stat8>)|"
         r"how many (?P<field3>people|inhabitants|residents|visitors) (?P<stat3>in total|"
         r"altogether|overall|combined) (?:for|in|of|across|at) (?:all )?(?:the )?"
         r"(?P<layer3>.+)|"
@@ -674,10 +680,11 @@ RULES: list[tuple[str, str]] = [
                          r")(?:(?:,| and|, and) (?:the )?(?:" + CATEGORY_WORDS + r"))*)" + ON_MAP),
     ("category_colour", r"(?:make|colou?r|paint|turn|set|change)(?: the)? "
                         r"(?P<cats>" + CATEGORY_WORDS + r")(?: colou?r)?" + ON_MAP +
-                        r"(?: to| in| into| of)? (?P<color>.+)|"
-                        # "and the water in dark blue", "water in navy"
+                        r"(?: to| in| into| of)? (?P<color>.+?)" + ON_BASEMAP + "|"
+                        # "and the water in dark blue", "water in navy", "water color #0a3d62"
                         r"(?:the )?(?P<cats2>" + CATEGORY_WORDS + r")" + ON_MAP +
-                        r" (?:in|to|as) (?P<color2>.+)"),
+                        r"(?: (?:in|to|as)| colou?r(?: to| in| of| as)?:?) (?P<color2>.+?)"
+                        + ON_BASEMAP),
     ("basemap", r"(?:(?:go|switch|change|get) )?back to(?: the| a)? "
                 r"(?P<style3>" + STYLE_WORDS + r")"
                 r"(?: mode| theme| basemap| base map| map| style| view| background| one)?|"

@@ -31,6 +31,9 @@ MARKERS = ("der", "die", "das", "den", "dem", "des", "und", "auf", "nach", "mit"
 # Where a clause ends: the particle of a split verb comes just before.
 END = r"(?=\s*(?:[,.!?;]|$|bitte\b|und\b|dann\b))"
 REWRITES = [
+    # "Geh zurück, wo wir vorher waren": back to where we were
+    (re.compile(r"\b(?:(?:geh|gehe|gehen wir|geht|spring|springe) )?zuruck,? (?:dahin,? |dorthin,? )?wo (?:wir|ich) (?:vorher |zuvor |eben |gerade )?"
+                r"(?:waren|war)\b"), "back to where we were"),
     # "Benenne die Ebene Cafes in „Lissabon Cafés“ um": rename ... to
     (re.compile(r"\bbenenne (?P<x>.+?) (?:in|zu) (?P<n>.+?) um\b"), r'rename \g<x> to "\g<n>"'),
     (re.compile(r"\bab (?=\d)"), "at least "),  # "mit einem Wert ab 20"

@@ -53,6 +53,8 @@ LEFT = re.compile(
     r"(?:of (?:them|those|these) )?(?:are |is )?(?:still )?(?:left|remaining|remain|"
     r"shown|visible|showing)(?: now)?(?: on the map)?|(?:is |are )(?:that|those|these|there now)"
 )
+# "how many people ...", "how many visitors ...": a total of a field, unless a layer is named so
+PEOPLE_COUNTED = re.compile(r"(?:people|inhabitants|residents|visitors|tourists|citizens) ")
 NAME_FIELDS = ("name", "title", "label", "nom", "nombre", "nome")
 
 
@@ -159,6 +161,8 @@ def count(mind: Mind, slots: dict[str, str]) -> Outcome | None:
         inside = slots["inside"]
         found = count(mind, {"rest": f"{slots.get('rest', '')} in {inside}"})
         return found if isinstance(found, Done | Ask) else count(mind, {"rest": inside})
+    if PEOPLE_COUNTED.match(slots.get("rest", "")) and not targets.named(mind, "people"):
+        return None  # "how many inhabitants have the German cities": a total, not a count
     layers, rest = split(mind, slots.get("rest", ""))
     valued = targets.by_value(mind, re.sub(r" (?:are there|do (?:i|we) have|exist)$", "",
                                            slots.get("rest", "")))  # fmt: skip
@@ -238,7 +242,7 @@ def fields(mind: Mind, slots: dict[str, str]) -> Outcome | None:
 @resolves("stat")
 def stat(mind: Mind, slots: dict[str, str]) -> Outcome | None:
     """ "what's the smallest value in the districts", "average population of the counties"."""
-    kind = STATS.get((slots.get("stat") or "").lower())
+    kind = STATS.get((slots.get("stat") or "").lower(), "sum" if slots.get("stat") == "" else None)
     field_text = re.sub(
         r"^(?:number|amount|count|quantity) of ", "", (slots.get("field") or "").strip()
     )
@@ -260,6 +264,8 @@ def stat(mind: Mind, slots: dict[str, str]) -> Outcome | None:
         (layer, where_valued), rest = valued, ""
     else:
         where_valued = None
+    if layers is None and rest and valued is None:  # "of the capitals": the layer it fits
+        layer = _fitting(mind, field_text, rest) or layer
     if isinstance(layers, list):
         layer = layers[0] if len(layers) == 1 else targets.which(layers)
     if isinstance(layers, Ask):
@@ -292,6 +298,17 @@ def stat(mind: Mind, slots: dict[str, str]) -> Outcome | None:
             said = phrase(f"stat_{kind}_named", layer=layer["name"], field=field["name"],
                           value=value, name=feature_name(layer, top[0]))  # fmt: skip
     return Done([], [said])
+
+
+def _fitting(mind: Mind, field_text: str, rest: str) -> Layer | None:
+    """The one layer holding a numeric field that a condition reads on ("the average
+    population of the capitals": Cities, whose capital is true)."""
+    fits = [
+        layer for layer in mind.layers
+        if targets.field_named(field_text, targets.numeric_fields(layer)) is not None
+        and isinstance(conditions.parse(mind, layer, rest), dict)
+    ]  # fmt: skip
+    return fits[0] if len(fits) == 1 else None
 
 
 def measure(layer: Layer, sup: str, field_text: str) -> dict[str, Any] | None:

@@ -154,6 +154,8 @@ def rename(mind: Mind, slots: dict[str, str], chosen: list[str] | None = None) -
     name = slots.get("name", "").strip().strip("\"'“”«»").strip()
     if not name or SECOND_COMMAND.search(name):
         return None  # "rename rivers to Streams and hide them": two clauses
+    if name.islower() and not any(char.isupper() for char in mind.message):
+        name = name[0].upper() + name[1:]  # who writes no capitals says nothing of them
 
     def make(found: list[Layer]) -> Outcome:
         layer, new = found[0], name[:200]
