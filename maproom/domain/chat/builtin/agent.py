@@ -354,7 +354,10 @@ class Talk:
             english = re.sub(r"^(?:no,? )?(?:only|just|remove|delete)? ?(?:the )?", "", english)
             mind = Mind(copy.deepcopy(self.view), self.places, memory=self.memory.copy(),
                         data=self.data, language=self.code)  # fmt: skip
-            found = resolvers.layer_ops.remove(mind, {"layer": english}) if english else None
+            try:
+                found = resolvers.layer_ops.remove(mind, {"layer": english}) if english else None
+            except Need:  # features by a condition (data not fetched here): no layer named
+                found = None
             if isinstance(found, Done) and len(found.actions) == 1:
                 await self.removal(found.actions)
                 return

@@ -77,8 +77,8 @@ COMPARISON = [
                rf"{NUMBER}(?: (?!(?:classes|colou?rs|groups|bins|categories|steps|levels|breaks|"
                rf"times|px|pixels?|percent|degrees?)\b)(?P<unit>\w+))?"),
 ]  # fmt: skip
-NEGATION = re.compile(r"^(?:that |which |who )?(?:are |is )?(?:not|aren't|isn't|except|but not|"
-                      r"other than|excluding|without being) ")  # fmt: skip
+NEGATION = re.compile(r"^(?:that |which |who )?(?:are |is )?(?:(?:not|aren't|isn't|except|but not|"
+                      r"other than|excluding|without being) |non-|non )")  # fmt: skip
 VALUE_LEAD = re.compile(
     r"^(?:(?:with|having|where|whose|that are|which are|who are|that is|which is|of|from|in|"
     r"located in|on|at|called|named|labelled|of the) )+(?:a |an |the |type |kind |category )?"

@@ -38,7 +38,8 @@ AMOUNT += (
 # Why a request is made, after it: "for a 3D look", "so that we see the coast", "because ..."
 PURPOSE = re.compile(
     r",? (?:for (?:a|an|the|my|our|this|that|some|his|her|their|a nicer|better)\b|so (?:that|i|we|"
-    r"it|they|you|people)\b|because\b|since (?:i|we|it|they)\b|as (?:i|we)\b|to (?:make|get|"
+    r"it|they|you|people|everyone|everybody|the (?:class|students|kids|audience|team|others|"
+    r"viewers|readers|room))\b|because\b|since (?:i|we|it|they)\b|as (?:i|we)\b|to (?:make|get|"
     r"have|give) (?:it|them|a|an|the|things|everything)\b).*$",
     re.I,
 )
@@ -585,7 +586,10 @@ FIRST_RULES: list[tuple[str, str]] = [
     (
         "same",
         r"(?P<instead>instead,? )?(?:do |make |apply )?(?:the same|same thing|likewise|the same thing|that too|"
-        r"same)(?: (?:for|to|with|on) (?:the )?(?P<layer>.+?))?(?: too| as well)?|"
+        r"same)(?: (?:for|to|with|on) (?:the )?(?P<layer>.+?))?(?: too| as well)?"
+        # "do the same for the sites, weighted by visitors": another field
+        r"(?:,? (?:but )?(?:weighted|sized|scaled|colou?red|classified|labell?ed|shaded|based|"
+        r"using|by)(?: by| on)? (?:the |their |its )?(?P<by>[\w ]+?))?|"
         r"(?:and|also|now) (?:the )?(?P<layer2>.+?)(?: too| as well)|"
         r"(?:do|make|apply) (?:that|this|it)(?: too| also| as well)? (?:for|to|with|on) "
         r"(?:the )?(?P<layer4>.+?)"

@@ -115,6 +115,14 @@ SHORTHAND = [
     (re.compile(r"(?<!half )\b(?:a|one) (thousand|million|billion)\b", re.I), r"1 \1"),
     # "heatmap the cities, weighted by population": one request
     (re.compile(r",? (weighted|weighed) by\b", re.I), r" \1 by"),
+    # "sites layer: keep only the monuments": the request, on that layer
+    (re.compile(r"^(?:the |in the |on the |for the )?(?P<l>[\w ]{1,40}?) layer ?[:\-] ?(?P<r>.+)$",
+                re.I), r"\g<r> in the \g<l> layer"),
+    # "filter out the capitals": leave them out (a filter that hides them)
+    (re.compile(r"\b(?:filter out|exclude|leave out)(?= )", re.I), "hide"),
+    # "make the sites orange with a radius of 8": two settings
+    (re.compile(r"(?<=\w) with (?:a |an )?(radius|size|width|line width|outline|opacity) (?:of )?"
+                r"(?=\d)", re.I), r", \1 "),
     # "show again" after hiding a layer: show it again
     (re.compile(r"^(show|unhide|display)( again| back)[.!]*$", re.I), r"\1 it\2"),
     # "longer then 900 km": a comparison is followed by "than"
@@ -291,7 +299,7 @@ def normalise(text: str) -> str:
         text = pattern.sub(replacement, text)
     text = re.sub(r"\s+", " ", text.strip())
     # "show me please Hamburg", "zoom, please, to level 6": politeness inside a sentence
-    text = re.sub(r"(?<=\w),? (?:please|pls|plz)(?=,? \w)", "", text, flags=re.I)
+    text = re.sub(r"(?<=\w)(,?) (?:please|pls|plz)(?=,? \w)", r"\1", text, flags=re.I)
     # "zoom in two levels, it's way too far out": the reason for a zoom is no second zoom
     if re.search(r"\bzoom", text, re.I):
         text = re.sub(

@@ -46,6 +46,8 @@ def same(mind: Mind, slots: dict[str, str]) -> Outcome | None:
     if last.get("kind") not in ON_A_LAYER:
         return None
     again = {**last["slots"], "layer": target}
+    if slots.get("by"):  # "the same for the sites, weighted by visitors"
+        again.update({key: slots["by"] for key in ("field", "weight") if key in again})
     before = list(mind.memory.layers)
     outcome = mind.resolve(str(last["kind"]), again)
     if slots.get("instead") and isinstance(outcome, Done) and _replaces(mind, last, before, outcome):

@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from maproom.domain.chat.builtin import targets
+from maproom.domain.chat.builtin import conditions, targets
 from maproom.domain.chat.builtin.mind import Mind, resolves
 from maproom.domain.chat.builtin.outcome import Done, Fail, Outcome, phrase
 from maproom.domain.chat.builtin.resolvers import data
@@ -89,11 +89,22 @@ def _features_out(mind: Mind, text: str) -> Outcome | None:
     if targets.named(mind, text) is not None:
         return None
     valued = targets.by_value(mind, text)
+    plain = len(text.split()) <= 4 and not set(text.lower().split()) & COMMAND_WORDS
+    if valued is None and plain and re.fullmatch(r"[\w' -]+", text):
+        # "hide the capitals": the one layer a condition alone reads on
+        fits = [
+            (layer, where) for layer in mind.layers
+            if layer["layer_type"] == "geojson" and layer.get("fields")
+            and isinstance(where := conditions.parse(mind, layer, text), dict)
+        ]  # fmt: skip
+        valued = fits[0] if len(fits) == 1 else None
     if valued is None:
         return None
     layer, where = valued
+    where = conditions.negate(where)
+    own = (layer.get("style") or {}).get("filter")
     action = {"type": "set_layer_filter", "layer_id": layer["layer_id"],
-              "filter": {**where, "op": "!="}}  # fmt: skip
+              "filter": {"all": [own, where]} if own else where}  # fmt: skip
     mind.memory.named([layer["layer_id"]])
     return Done([action], [phrase("filtered_hide", layer=layer["name"])])
 
@@ -115,7 +126,7 @@ def only(mind: Mind, slots: dict[str, str], chosen: list[str] | None = None) -> 
     """ "show only the counties", "just the rivers" (not "only the cafes rated 2 or more": a
     filter)."""
     if re.search(r" (?:with|whose|where|rated|over|under|above|below|more than|less than|fewer "
-                 r"than|at least|at most|between|in|from|of|that|which)\b|\d",
+                 r"than|at least|at most|between|in|from|of|that|which)\b|\d|\bnon\b|\bnot ",
                  slots.get("layer") or ""):  # fmt: skip
         return None
 
