@@ -93,8 +93,8 @@ def parse(mind: Mind, layer: Layer, text: str, *, split: bool = True) -> Filter 
     read, or None when the phrase is no condition. `split`: a phrase may be two conditions
     (cut once, never again inside the parts, so the work stays linear in the joints)."""
     said = spelled_as(re.sub(r"\s+", " ", lang.fold(text)).strip(" ,.?!"), COMPARE_WORDS)
-    if not said:
-        return None
+    if not said or re.search(r", (?:\w+ )?(?:i|we|you|they)\b", said):
+        return None  # ", today we only care about Lisbon": a sentence of its own
     both = _both(mind, layer, said) if split else None
     if both is not None:
         return both

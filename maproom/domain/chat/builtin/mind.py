@@ -198,7 +198,11 @@ class Mind:
             outcome = self.first(self._guesses(spelled), clause)
             self.guessed += outcome is not None
         why = grammar.PURPOSE.search(clause)
-        if why and targets.mention(self, why.group(0).split()) is not None:
+        if (
+            why
+            and re.match(r",? for ", why.group(0))
+            and targets.mention(self, why.group(0).split()) is not None
+        ):
             why = None  # "bigger dots for the cities": no reason, the layer
         if (outcome is None or isinstance(outcome, Fail)) and why and why.start() > 0:
             # "tilt the map to 60 degrees for a 3D look": the request without why it is made

@@ -118,6 +118,11 @@ SHORTHAND = [
     # "sites layer: keep only the monuments": the request, on that layer
     (re.compile(r"^(?:the |in the |on the |for the )?(?P<l>[\w ]{1,40}?) layer ?[:\-] ?(?P<r>.+)$",
                 re.I), r"\g<r> in the \g<l> layer"),
+    # "zoom out to the whole country": the country of the place named last
+    (re.compile(r"\bzoom out (?:to (?:see )?|so (?:i|we) (?:can )?see )(the (?:whole|entire) "
+                r"(?:country|nation))", re.I), r"go to \1"),
+    # "hide the cities for now": for how long is no condition
+    (re.compile(r",? for (?:now|the moment|the time being|a while|a bit|today)\b", re.I), ""),
     # "filter out the capitals": leave them out (a filter that hides them)
     (re.compile(r"\b(?:filter out|exclude|leave out)(?= )", re.I), "hide"),
     # "make the sites orange with a radius of 8": two settings

@@ -201,6 +201,9 @@ def goto(mind: Mind, slots: dict[str, str]) -> Outcome | None:
         layers = targets.named(mind, text)
         if isinstance(layers, list) and layers and targets.exactly(mind, text, layers):
             return mind.resolve("zoom_layer", {"layer": text})
+    if ITS_COUNTRY.fullmatch(fold(text)) and mind.memory.place:  # "show the whole country"
+        country = _country_of_last(mind)
+        return to_place(mind, "goto", slots, country) if country is not None else None
     outcome = outcome_for(mind, "goto", slots, text)
     if isinstance(outcome, Fail):  # no place of that name: a feature of one ("Belém Tower")
         return data.feature_named(mind, text) or outcome
@@ -231,7 +234,8 @@ def place_alone(mind: Mind, slots: dict[str, str]) -> Outcome | None:
 
 
 ITS_COUNTRY = re.compile(
-    r"(?:the )?(?:that|this|its|their|her|his|the|the same|same) (?:country|countries|nation)"
+    r"(?:the )?(?:that|this|its|their|her|his|the|the same|same|the whole|the entire|whole|"
+    r"entire) (?:country|countries|nation)"
     r"(?: (?:of )?(?:it|its|that|this|their|her|his))?"
     r"(?: (?:it is in|it's in|it is|where it is|of (?:it|that|this|that city|the city)|there|"
     r"over there|of there))?"
@@ -261,17 +265,21 @@ def mask(mind: Mind, slots: dict[str, str]) -> Outcome | None:
         return Ask(phrase("which_country"), [], [])  # "highlight the country": which?
     if (its or country_there) and mind.memory.place:
         # "highlight that country", "its country": the country of the last place
-        last = from_json(mind.memory.place)
-        country = (
-            mind.places.country(last.country) if len(last.country) == 2
-            else mind.places.country_near(last.lng, last.lat)  # a feature of the data
-        )  # fmt: skip
+        country = _country_of_last(mind)
         return to_place(mind, "mask", slots, country) if country is not None else None
     if fold(text) in REST:
         if not mind.memory.place or mind.memory.place.get("kind") != "country":
             return None
         text = "it"
     return outcome_for(mind, "mask", slots, text)
+
+
+def _country_of_last(mind: Mind) -> Place | None:
+    """The country of the place named last (of a feature of the data: the one it lies in)."""
+    last = from_json(mind.memory.place or {})
+    if len(last.country) == 2:
+        return mind.places.country(last.country)
+    return mind.places.country_near(last.lng, last.lat)
 
 
 @resolves("unmask")
