@@ -469,6 +469,18 @@ FIRST_RULES: list[tuple[str, str]] = [
     ),
     (
         "size_by",
+        # "make the city dots bigger the more people live there", "... bigger when the
+        # population is bigger"
+        r"(?:make |let |could )?(?:the )?(?:(?:circles|dots|points|markers|symbols|bubbles) "
+        r"(?:for|of) (?:the )?)?(?P<layer11>.+?)(?: dots?| circles?| points?| markers?|"
+        r" symbols?| bubbles?)? (?:get |grow |become |be |are )?(?:bigger|larger) (?:the (?:more|"
+        r"higher|larger|bigger|greater) (?:the |their )?(?P<field11>[\w]+)(?: is| are| they have|"
+        r" live there| lives there| there)?|when (?:the |their |its )?(?P<field12>[\w]+) is "
+        r"(?:bigger|higher|larger|greater)|(?:by|according to|depending on|with) (?:the |their )?"
+        r"(?P<field13>[\w ]+?))(?:,? so .*)?|"
+        r"(?:make |let )?(?:the )?(?:(?:circles|dots|points|markers|symbols|bubbles) "
+        r"(?:for|of) (?:the )?)?(?P<layer14>.+?) (?:by|according to|depending on) (?:the |their )?"
+        r"(?P<field14>\w+) (?:bigger|larger)|"
         # "(make) the size of the circles of the cities depend on the population"
         r"(?:make |let )?(?:the )?(?:sizes?|radius) of(?: the)? (?:(?:circles|points|dots|markers|"
         r"symbols|bubbles) (?:of|for)(?: the)? )?(?P<layer10>.+?)(?: should| must| will| would|"
@@ -509,8 +521,8 @@ FIRST_RULES: list[tuple[str, str]] = [
         r"weighed by|based on|by|using|according to) (?:the |their )?(?P<weight>[\w ]+)|"
         r"(?:(?:make|create|show|draw|give|get|see|have)(?: me| us)? )?(?:an? )?heat ?map "
         r"(?:(?:of|for|from|on) )?"
-        r"(?:the )?(?P<layer2>.+?),? (?:weighted|weighed|by) (?:by )?(?:the |their )?"
-        r"(?P<weight2>[\w ]+)|"
+        r"(?:the )?(?P<layer2>.+?),? (?:weighted|weighed|by|based on|using|according to) (?:by )?"
+        r"(?:the |their )?(?P<weight2>[\w ]+)|"
         r"heat ?map (?:on|of|for) (?:the )?(?P<layer4>.+?),? weight(?:ed)? ?(?:=|:|by|on) ?"
         r"(?P<weight4>[\w ]+)|"
         r"(?:make|turn)(?: the)? (?P<layer3>.+?) (?:into )?an? heat ?map,? (?:weighted|weighed) "

@@ -13,7 +13,7 @@ read back from the words as typed (`Spelled.typed`): "fly to pars" matches the g
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 from rapidfuzz.distance import OSA
 
@@ -105,7 +105,13 @@ TRAILING = re.compile(
     r"looks better|would be better|instead)|[\s,.!?;:]+)+$",
     re.IGNORECASE,
 )
-SHORTHAND = [
+_TENS = {"twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70,
+         "eighty": 80, "ninety": 90}  # fmt: skip
+_UNITS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
+          "eight": 8, "nine": 9}  # fmt: skip
+_VERB = {"hid": "hide", "remov": "remove", "show": "show", "turn": "turn", "switch": "switch",
+         "colour": "colour", "color": "color", "mak": "make"}  # fmt: skip
+SHORTHAND: list[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]]] = [
     (re.compile(r"\b(?:u)\b", re.IGNORECASE), "you"),
     (re.compile(r"\b(?:ur)\b", re.IGNORECASE), "your"),
     (re.compile(r"\bteh\b", re.IGNORECASE), "the"),
@@ -121,6 +127,29 @@ SHORTHAND = [
     # "zoom out to the whole country": the country of the place named last
     (re.compile(r"\bzoom out (?:to (?:see )?|so (?:i|we) (?:can )?see )(the (?:whole|entire) "
                 r"(?:country|nation))", re.I), r"go to \1"),
+    # "forty-five degrees": 45 (a ten and a unit written as one number)
+    (re.compile(r"\b(twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)[- ](one|two|three|four|"
+                r"five|six|seven|eight|nine)\b", re.I),
+     lambda m: str(_TENS[m[1].lower()] + _UNITS[m[2].lower()])),
+    (re.compile(r"\b(?:a|one) hundred (?:and )?eighty\b", re.I), "180"),
+    # "tilt it by 30 degrees" (it: the map), "incline-la de quarante degrés": by
+    (re.compile(r"\b(tilt|pitch|rotate|turn)(?: it| them)? (?:of|by) (?=\d)", re.I), r"\1 the map by "),
+    # "where did the cities go? I want to see them", "the sites have disappeared": show them
+    (re.compile(r"^where (?:did|have|has) ((?:the|my|our) [\w ]{1,30}?) (?:go|gone|disappear(?:ed)?|"
+                r"vanish(?:ed)?)\b.*$", re.I), r"show \1"),
+    (re.compile(r"^((?:the|my|our) [\w ]{1,30}?) (?:have|has) (?:disappeared|vanished|gone)\b.*$",
+                re.I), r"show \1"),
+    # "can the water on the background map be #0a3d62?": make it so
+    (re.compile(r"^(?:can|could|would) (the \w+(?: on the (?:background map|background|basemap|base "
+                r"map|map))?) be (.+)$", re.I), r"make \1 \2"),
+    # "the roads on the background map are distracting, can you hide them?"
+    (re.compile(r"^(the [\w ]{1,40}?) (?:are|is) (?:a bit |really |very |so |too )?(?:distracting|"
+                r"annoying|in the way|busy|confusing|too much|ugly|cluttered)[,.!]* (?:(?:can|could|"
+                r"would) you )?(?:please )?(hide|remove|turn off|switch off|get rid of|drop) "
+                r"(?:them|it)\b.*$", re.I), r"\2 \1"),
+    # "make it cleaner by hiding the roads": the means is the request
+    (re.compile(r"^(?:make|get) (?:it|the map|things) [\w ]{1,20}? by (hid|remov|show|turn|switch|"
+                r"colou?r|mak)ing (.+)$", re.I), lambda m: f"{_VERB[m[1].lower()]} {m[2]}"),
     # "hide the cities for now": for how long is no condition
     (re.compile(r",? for (?:now|the moment|the time being|a while|a bit|today)\b", re.I), ""),
     # "filter out the capitals": leave them out (a filter that hides them)

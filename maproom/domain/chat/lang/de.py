@@ -124,6 +124,8 @@ REWRITES = [
     (re.compile(r"^(?P<x>.+?) (?:neigen|kippen)" + END), r"tilt \g<x>"),
 ]  # fmt: skip
 AFTER = [
+    # "die Kreise der Städte": the circles of the cities (a genitive)
+    (re.compile(r"\bthe (?P<n>circles|points|dots|symbols|markers|names) the (?=\w)"), r"the \g<n> of the "),
     (re.compile(r"^make (?P<what>.+) undo$"), r"undo \g<what>"),  # "... rückgängig machen"
     # "Klassifizieren Sie die Distrikte": the polite "Sie" after the verb is no object
     (re.compile(r"^(?P<v>\w+(?: in| out)?) them (?=(?:the|my|all|a|an)\b)"), r"\g<v> "),
@@ -462,4 +464,5 @@ PHRASES: dict[str, str] = {
     "zentrieren": "center", "verkleinern": "zoom out", "vergroßern": "zoom in",
     "vergrossern": "zoom in",
     "bewertung": "rating", "bewertungen": "ratings",
+    "kreise": "circles", "kreis": "circle", "kreisen": "circles",
 }  # fmt: skip
