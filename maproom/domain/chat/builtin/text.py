@@ -150,6 +150,9 @@ SHORTHAND: list[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]]] = 
     # "make it cleaner by hiding the roads": the means is the request
     (re.compile(r"^(?:make|get) (?:it|the map|things) [\w ]{1,20}? by (hid|remov|show|turn|switch|"
                 r"colou?r|mak)ing (.+)$", re.I), lambda m: f"{_VERB[m[1].lower()]} {m[2]}"),
+    # "take the country highlight off": remove it
+    (re.compile(r"\b(?:take|turn|switch) (?:the )?(?:country )?(?:highlight(?:ing)?|mask) off\b", re.I),
+     "remove the highlight"),
     # "hide the cities for now": for how long is no condition
     (re.compile(r",? for (?:now|the moment|the time being|a while|a bit|today)\b", re.I), ""),
     # "filter out the capitals": leave them out (a filter that hides them)

@@ -465,4 +465,5 @@ PHRASES: dict[str, str] = {
     "vergrossern": "zoom in",
     "bewertung": "rating", "bewertungen": "ratings",
     "kreise": "circles", "kreis": "circle", "kreisen": "circles",
+    "wie lang": "how long",
 }  # fmt: skip

@@ -14,6 +14,8 @@ MARKERS = ("classes", "le", "les", "du", "des", "et", "sur", "dans", "pour", "mo
            "est", "sont", "il", "y", "vers", "svp", "stp", "merci", "couche", "couches",
            "combien", "quelle", "quelles", "quel", "quels", "plus", "l", "d", "qu")  # fmt: skip
 REWRITES = [
+    # "mets la France en valeur": highlight France
+    (re.compile(r"\bmets?(?: moi)? (?P<x>.+?) en (?:valeur|evidence)\b"), r"highlight \g<x>"),
     # "les points bleus": the blue points (a colour after its noun)
     (re.compile(r"\b(?P<n>points|ronds|cercles|lignes|carres|polygones|zones|marqueurs) "
                 r"(?P<c>bleu|rouge|vert|jaune|noir|blanc|gris|orange|violet|rose)s?\b"),
@@ -427,4 +429,5 @@ PHRASES: dict[str, str] = {
     "le moins de": "the fewest", "y a combien de": "how many",
     "territoire": "territory",
     "evaluation": "rating",
+    "le moins visite": "the least visited", "la moins visitee": "the least visited", "le plus visite": "the most visited", "la plus visitee": "the most visited",
 }  # fmt: skip

@@ -435,4 +435,5 @@ PHRASES: dict[str, str] = {
     "pontuados": "rated", "pontuadas": "rated",
     "territorio": "territory", "ponderado": "weighted", "ponderada": "weighted",
     "avaliacao": "rating", "classificacao": "rating", "pontuacao": "rating",
+    "da para": "can you", "e possivel": "can you",
 }  # fmt: skip

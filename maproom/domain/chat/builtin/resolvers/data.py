@@ -29,10 +29,12 @@ MEASURES = {
     "populated": ("population", "pop", "inhabitants"),
     "people": ("population", "pop", "inhabitants"),
     "visited": ("visitors", "visits"), "popular": ("visitors", "visits", "rating"),
+    "busi": ("visitors", "visits"),
     "long": ("length", "length_km", "km"), "high": ("value", "height", "elevation"),
     "rated": ("rating", "score", "stars"), "expensive": ("price", "cost"),
 }  # fmt: skip
 UP = ("biggest", "largest", "most", "highest", "longest", "top", "greatest", "best", "max",
+      "busiest",
       "maximum", "most populous", "most visited", "most popular", "highest rated", "best rated",
       "most expensive")  # fmt: skip
 DOWN = ("smallest", "least", "fewest", "lowest", "shortest", "bottom", "min", "minimum",
@@ -41,7 +43,7 @@ SUPERLATIVE = re.compile(
     r"(?P<sup>most populous|least populous|most visited|least visited|most popular|"
     r"least popular|highest rated|best rated|most expensive|biggest|largest|smallest|"
     r"highest|lowest|longest|shortest|greatest|top|bottom|most|least|fewest|best|worst|"
-    r"cheapest|maximum|minimum|max|min)"
+    r"cheapest|maximum|minimum|max|min|busiest)"
 )
 STATS = {"smallest": "min", "lowest": "min", "minimum": "min", "min": "min", "least": "min",
          "largest": "max", "biggest": "max", "highest": "max", "maximum": "max", "max": "max",
