@@ -232,6 +232,7 @@ async def test_instead_changes_what_the_turn_before_did(
     ranges = (await state(understanding_api, project))["layers"]["Districts"]["style"]["renderer"]
     assert ranges["field"] == "population" and len(ranges["ranges"]) == 3
 
+
 @pytest.mark.parametrize(
     ("first", "second", "fixed", "back"),
     [
@@ -246,6 +247,7 @@ async def test_a_correction_of_the_turn_before_moves_its_change(
     """ "the sites instead" after colouring the cities colours the sites and takes the cities'
     colour back (docs/chat.md, "Corrections")."""
     project = await world(understanding_api)
+
     def look(layers: dict[str, Any], name: str) -> tuple[bool, Any]:
         return layers[name]["visible"], layers[name]["style"]
 
@@ -265,7 +267,6 @@ async def test_a_correction_of_a_place_goes_to_the_new_one(
     await chat(understanding_api, project, "highlight Portugal")
     await chat(understanding_api, project, "actually make that Spain")
     masked("ES")(await state(understanding_api, project), {})
-
 
 
 async def test_a_condition_several_layers_could_take_is_asked(
@@ -1002,3 +1003,114 @@ async def test_a_long_chain_of_conditions_is_read_in_bounded_work(
     reply = await chat(understanding_api, project, f"only show cities {chain}")
     assert reply["reply"], reply
     assert calls < 2_000, calls
+
+
+def size_by(layer: str, field: str) -> Check:
+    """The layer's symbols grow with the field: its classes' radii rise."""
+
+    def check(s: dict[str, Any], _: dict[str, Any]) -> None:
+        got = s["layers"][layer]["style"]["renderer"]
+        steps = got.get("ranges") or got.get("stops") or []
+        radii = [step["paint"]["circle-radius"] for step in steps]
+        assert got.get("field") == field and len(radii) > 1 and radii == sorted(radii), got
+
+    return check
+
+
+@pytest.mark.parametrize(
+    ("message", "check"),
+    [
+        # numbers written as words, in every language
+        ("rotate the map forty-five degrees and tilt it to 60",
+         everything(view("bearing", 45), view("pitch", 60))),
+        ("Roda o mapa noventa graus", view("bearing", 90)),
+        ("gira el mapa cuarenta y cinco grados", view("bearing", 45)),
+        ("fais pivoter la carte de 30 degrés et incline-la de quarante degrés",
+         everything(view("bearing", 30), view("pitch", 40))),
+        ("Dreh die Karte um sechzig Grad und kipp sie um 30 Grad",
+         everything(view("bearing", 60), view("pitch", 30))),
+        # size, heatmap and classes said in other ways
+        ("could the city dots get bigger the more people live there?",
+         size_by("Cities", "population")),
+        ("Que el tamaño de los circulos de las ciudades dependa de la poblacion",
+         size_by("Cities", "population")),
+        ("Mach die Kreise der Städte je nach Einwohnerzahl grösser",
+         size_by("Cities", "population")),
+        ("heatmap the cities, weighted by population",
+         renderer("Cities", type="heatmap", weightField="population")),
+        ("can I see a heat map of the sites based on the number of visitors?", HEAT_BY_VISITORS),
+        ("Colorea los distritos según el campo value, graduado en 5 clases",
+         classes("Districts", "value", 5)),
+        ("Klassifizieren Sie die Distrikte nach population in vier Klassen",
+         classes("Districts", "population", 4)),
+        ("make the site markers orange with a radius of 8",
+         lambda s, _: s["layers"]["Sites"]["style"]["renderer"]["paint"]
+         == {**s["layers"]["Sites"]["style"]["renderer"]["paint"], "circle-color": "#ffa500",
+             "circle-radius": 8} or pytest.fail()),
+        # the basemap
+        ("water color #0a3d62 pls",
+         lambda s, _: s["mapState"]["basemap"]["categories"]["water"]["color"] == "#0a3d62"
+         or pytest.fail()),
+        ("the roads on the background map are distracting, can you hide them?",
+         lambda s, _: s["mapState"]["basemap"]["categories"]["roads"]["visible"] is False
+         or pytest.fail()),
+        # filters and totals by a condition alone
+        ("Filter out the capitals, I only want the non-capital cities on the map.",
+         filtered("Cities", lambda p: not p["capital"])),
+        ("sites layer: keep only the monuments pls",
+         filtered("Sites", lambda p: p["kind"] == "monument")),
+        ("N'affiche que les sites qui ont au moins un million de visiteurs.",
+         filtered("Sites", lambda p: p["visitors"] >= 1_000_000)),
+        ("what's the average population of the capitals?",
+         says(f"{int(total_of('Cities', 'population', lambda p: p['capital']) / 10):,}")),
+        ("Wie viele Einwohner haben die deutschen Städte zusammen?",
+         says(total("Cities", "population", lambda p: p["country"] == "Germany")
+              .replace(",", "."))),
+        ("Which of our sites is the busiest?",
+         says(biggest("Sites", "visitors")[0]["properties"]["name"])),
+        # places, and the country of the last one
+        ("I'm putting together a funding application about Italy, could you zoom out to the "
+         "whole country?", near(12.0, 42.5, km=300)),
+        ("We're planning a staff trip to Porto next month. Can you take the map there so I can "
+         "get a feel for the area?", near(-8.61, 41.15)),
+        ("Highlight Portugal, so it's obvious to visitors that's where all our sites are.",
+         masked("PT")),
+        ("Dá para destacar o Brasil?", masked("BR")),
+        # layers
+        ("rename districts to zones",
+         lambda s, _: "Zones" in s["layers"] or pytest.fail(str(list(s["layers"])))),
+        ("Benenne die Ebene Rivers in Flüsse um",
+         lambda s, _: "Flüsse" in s["layers"] or pytest.fail(str(list(s["layers"])))),
+    ],
+)  # fmt: skip
+async def test_requests_the_fourth_round_of_writers_made(
+    understanding_api: httpx.AsyncClient, message: str, check: Check
+) -> None:
+    """Numbers in words, a size or a weight said as a wish, a total of a subset named by a
+    condition alone, the country of the last place, a new name kept as typed."""
+    await answered(understanding_api, message, check)
+
+
+@pytest.mark.parametrize(
+    ("before", "message", "check"),
+    [
+        ("fly to Paris", "go back to where we were", near(0, 20, km=100)),
+        ("remove the sites layer", "oops, bring it back",
+         lambda s, _: "Sites" in s["layers"] or pytest.fail()),
+        ("hide the cities", "where did the cities go? I want to see them", shown("Cities", True)),
+        ("satellite pls", "undo again",
+         lambda s, _: s["mapState"]["basemap"]["style"] == "light" or pytest.fail()),
+        ("filtere die Städte auf mehr als 10 Millionen Einwohner",
+         "davon bitte nur die Hauptstädte",
+         filtered("Cities", lambda p: p["capital"] and p["population"] > 10_000_000)),
+        ("make the cities a heatmap weighted by population",
+         "do the same for the sites, weighted by visitors", HEAT_BY_VISITORS),
+        ("highlight France", "Mejor Italia en vez de Francia", masked("IT")),
+    ],
+)  # fmt: skip
+async def test_follow_ups_the_fourth_round_of_writers_made(
+    understanding_api: httpx.AsyncClient, before: str, message: str, check: Check
+) -> None:
+    """Going back to the last view, bringing a removed layer back, narrowing a filter, the
+    same with another field, another place instead."""
+    await answered(understanding_api, message, check, before=(before,))

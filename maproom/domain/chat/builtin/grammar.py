@@ -107,7 +107,7 @@ SUP = (
     r"most populous|least populous|most populated|least populated|most visited|"
     r"least visited|most popular|least popular|"
     r"highest rated|best rated|most expensive|biggest|largest|smallest|highest|lowest|longest|"
-    r"shortest|greatest|top|bottom|most|least|fewest|best|worst|cheapest|maximum|minimum"
+    r"shortest|greatest|top|bottom|most|least|fewest|best|worst|cheapest|busiest|maximum|minimum"
 )
 GO = (
     r"(?:fly|go|take me|bring me|take us|zoom|jump|move|navigate|head|travel|pan|center|centre|"
@@ -267,7 +267,8 @@ FIRST_RULES: list[tuple[str, str]] = [
         r"(?:i|we) (?:need|want|would like|'d like)(?: to know)?) ?)?"
         r"(?:the |(?P<their>their|those) )?(?:exact |precise |full )?"
         r"(?P<stat>smallest|lowest|minimum|min|largest|biggest|highest|maximum|"
-        r"max|average|avg|mean|total|sum|combined|overall)(?: value(?= of))?(?: up)?(?: of(?: the)?| the|"
+        r"max|average|avg|mean|total|sum|combined|overall)(?: value(?= of))?(?: up)?"
+        r"(?: of(?: the)?| the|"
         r" all(?: the)?)?(?: (?P<field>[\w ]+?))?(?: field| column)?"
         r"(?: value| number| count| figure)?(?: (?:in|of|among|across|for|over) "
         r"(?:the |all(?: the)? |my )?(?P<layer>.+?))?"
@@ -597,7 +598,8 @@ FIRST_RULES: list[tuple[str, str]] = [
     ),
     (
         "same",
-        r"(?P<instead>instead,? )?(?:do |make |apply )?(?:the same|same thing|likewise|the same thing|that too|"
+        r"(?P<instead>instead,? )?(?:do |make |apply )?(?:the same|same thing|likewise|"
+        r"the same thing|that too|"
         r"same)(?: (?:for|to|with|on) (?:the )?(?P<layer>.+?))?(?: too| as well)?"
         # "do the same for the sites, weighted by visitors": another field
         r"(?:,? (?:but )?(?:weighted|sized|scaled|colou?red|classified|labell?ed|shaded|based|"

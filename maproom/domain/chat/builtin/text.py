@@ -122,44 +122,100 @@ SHORTHAND: list[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]]] = 
     # "heatmap the cities, weighted by population": one request
     (re.compile(r",? (weighted|weighed) by\b", re.I), r" \1 by"),
     # "sites layer: keep only the monuments": the request, on that layer
-    (re.compile(r"^(?:the |in the |on the |for the )?(?P<l>[\w ]{1,40}?) layer ?[:\-] ?(?P<r>.+)$",
-                re.I), r"\g<r> in the \g<l> layer"),
+    (
+        re.compile(
+            r"^(?:the |in the |on the |for the )?(?P<l>[\w ]{1,40}?) layer ?[:\-] ?(?P<r>.+)$", re.I
+        ),
+        r"\g<r> in the \g<l> layer",
+    ),
     # "zoom out to the whole country": the country of the place named last
-    (re.compile(r"\bzoom out (?:to (?:see )?|so (?:i|we) (?:can )?see )(the (?:whole|entire) "
-                r"(?:country|nation))", re.I), r"go to \1"),
+    (
+        re.compile(
+            r"\bzoom out (?:to (?:see )?|so (?:i|we) (?:can )?see )(the (?:whole|entire) "
+            r"(?:country|nation))",
+            re.I,
+        ),
+        r"go to \1",
+    ),
     # "forty-five degrees": 45 (a ten and a unit written as one number)
-    (re.compile(r"\b(twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)[- ](one|two|three|four|"
-                r"five|six|seven|eight|nine)\b", re.I),
-     lambda m: str(_TENS[m[1].lower()] + _UNITS[m[2].lower()])),
+    (
+        re.compile(
+            r"\b(twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)[- ](one|two|three|four|"
+            r"five|six|seven|eight|nine)\b",
+            re.I,
+        ),
+        lambda m: str(_TENS[m[1].lower()] + _UNITS[m[2].lower()]),
+    ),
     (re.compile(r"\b(?:a|one) hundred (?:and )?eighty\b", re.I), "180"),
     # "tilt it by 30 degrees" (it: the map), "incline-la de quarante degrés": by
-    (re.compile(r"\b(tilt|pitch|rotate|turn)(?: it| them)? (?:of|by) (?=\d)", re.I), r"\1 the map by "),
+    (
+        re.compile(r"\b(tilt|pitch|rotate|turn)(?: it| them)? (?:of|by) (?=\d)", re.I),
+        r"\1 the map by ",
+    ),
     # "where did the cities go? I want to see them", "the sites have disappeared": show them
-    (re.compile(r"^where (?:did|have|has) ((?:the|my|our) [\w ]{1,30}?) (?:go|gone|disappear(?:ed)?|"
-                r"vanish(?:ed)?)\b.*$", re.I), r"show \1"),
-    (re.compile(r"^((?:the|my|our) [\w ]{1,30}?) (?:have|has) (?:disappeared|vanished|gone)\b.*$",
-                re.I), r"show \1"),
+    (
+        re.compile(
+            r"^where (?:did|have|has) ((?:the|my|our) [\w ]{1,30}?) (?:go|gone|disappear(?:ed)?|"
+            r"vanish(?:ed)?)\b.*$",
+            re.I,
+        ),
+        r"show \1",
+    ),
+    (
+        re.compile(
+            r"^((?:the|my|our) [\w ]{1,30}?) (?:have|has) (?:disappeared|vanished|gone)\b.*$", re.I
+        ),
+        r"show \1",
+    ),
     # "can the water on the background map be #0a3d62?": make it so
-    (re.compile(r"^(?:can|could|would) (the \w+(?: on the (?:background map|background|basemap|base "
-                r"map|map))?) be (.+)$", re.I), r"make \1 \2"),
+    (
+        re.compile(
+            r"^(?:can|could|would) (the \w+(?: on the (?:background map|background|basemap|base "
+            r"map|map))?) be (.+)$",
+            re.I,
+        ),
+        r"make \1 \2",
+    ),
     # "the roads on the background map are distracting, can you hide them?"
-    (re.compile(r"^(the [\w ]{1,40}?) (?:are|is) (?:a bit |really |very |so |too )?(?:distracting|"
-                r"annoying|in the way|busy|confusing|too much|ugly|cluttered)[,.!]* (?:(?:can|could|"
-                r"would) you )?(?:please )?(hide|remove|turn off|switch off|get rid of|drop) "
-                r"(?:them|it)\b.*$", re.I), r"\2 \1"),
+    (
+        re.compile(
+            r"^(the [\w ]{1,40}?) (?:are|is) (?:a bit |really |very |so |too )?(?:distracting|"
+            r"annoying|in the way|busy|confusing|too much|ugly|cluttered)[,.!]* (?:(?:can|could|"
+            r"would) you )?(?:please )?(hide|remove|turn off|switch off|get rid of|drop) "
+            r"(?:them|it)\b.*$",
+            re.I,
+        ),
+        r"\2 \1",
+    ),
     # "make it cleaner by hiding the roads": the means is the request
-    (re.compile(r"^(?:make|get) (?:it|the map|things) [\w ]{1,20}? by (hid|remov|show|turn|switch|"
-                r"colou?r|mak)ing (.+)$", re.I), lambda m: f"{_VERB[m[1].lower()]} {m[2]}"),
+    (
+        re.compile(
+            r"^(?:make|get) (?:it|the map|things) [\w ]{1,20}? by (hid|remov|show|turn|switch|"
+            r"colou?r|mak)ing (.+)$",
+            re.I,
+        ),
+        lambda m: f"{_VERB[m[1].lower()]} {m[2]}",
+    ),
     # "take the country highlight off": remove it
-    (re.compile(r"\b(?:take|turn|switch) (?:the )?(?:country )?(?:highlight(?:ing)?|mask) off\b", re.I),
-     "remove the highlight"),
+    (
+        re.compile(
+            r"\b(?:take|turn|switch) (?:the )?(?:country )?(?:highlight(?:ing)?|mask) off\b", re.I
+        ),
+        "remove the highlight",
+    ),
     # "hide the cities for now": for how long is no condition
     (re.compile(r",? for (?:now|the moment|the time being|a while|a bit|today)\b", re.I), ""),
     # "filter out the capitals": leave them out (a filter that hides them)
     (re.compile(r"\b(?:filter out|exclude|leave out)(?= )", re.I), "hide"),
     # "make the sites orange with a radius of 8": two settings
-    (re.compile(r"(?<=\w) with (?:a |an )?(radius|size|width|line width|outline|opacity) (?:of )?"
-                r"(?=\d)", re.I), r", \1 "),
+    (
+        re.compile(
+            r"(?<=\w) with (?:a |an )?(radius|size|width|line width|outline|opacity) (?:of )?"
+            r"(?=\d)",
+            re.I,
+        ),
+        r", \1 ",
+    ),
     # "show again" after hiding a layer: show it again
     (re.compile(r"^(show|unhide|display)( again| back)[.!]*$", re.I), r"\1 it\2"),
     # "longer then 900 km": a comparison is followed by "than"
@@ -348,15 +404,15 @@ def normalise(text: str) -> str:
         )
     text = corrected(text)
     # "colour them by the field value", "the average of column rating": the field's name
-    text = re.sub(r"\b(by|of|on|per|using) (?:the )?(?:field|column|attribute) (?=\w)", r"\1 ", text,
-                  flags=re.I)  # fmt: skip
+    text = re.sub(r"\b(by|of|on|per|using) (?:the )?(?:field|column|attribute) (?=\w)", r"\1 ",
+                  text, flags=re.I)  # fmt: skip
     # "pinta los puntos de morado": paint the points purple
     painted = re.fullmatch(r"(?P<x>(?:paint|colou?r) .+) (?:of|in) (?P<c>[\w ]+?)[.!]*", text, re.I)
     if painted and len(painted["c"].split()) <= 2 and colours.parse(painted["c"]):
         text = f"{painted['x']} {painted['c']}"
     # "tilt the map there by 45 degrees": the map is where it is
-    text = re.sub(r"\b((?:tilt|rotate|turn|spin|pitch)\w* (?:the map|the view)) there\b", r"\1", text,
-                  flags=re.I)  # fmt: skip
+    text = re.sub(r"\b((?:tilt|rotate|turn|spin|pitch)\w* (?:the map|the view)) there\b", r"\1",
+                  text, flags=re.I)  # fmt: skip
     # "highlight Portugal" then "now Spain instead": the same, for Spain
     instead = re.fullmatch(r"(?:(?:now|and|then|ok|okay|no|better),? )*(?P<x>[^,]+?),? instead"
                            r"(?: of [^,]+?)?[.!]*", text,

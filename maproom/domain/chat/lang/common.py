@@ -4,9 +4,8 @@ colour words as tables, and the English word order their superlatives need."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 import re
+from collections.abc import Callable
 
 # English noun: its Spanish, Portuguese, French and German forms (singular and plural).
 NOUNS: dict[str, tuple[str, str, str, str]] = {

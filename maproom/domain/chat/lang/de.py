@@ -32,7 +32,8 @@ MARKERS = ("der", "die", "das", "den", "dem", "des", "und", "auf", "nach", "mit"
 END = r"(?=\s*(?:[,.!?;]|$|bitte\b|und\b|dann\b))"
 REWRITES = [
     # "Geh zurück, wo wir vorher waren": back to where we were
-    (re.compile(r"\b(?:(?:geh|gehe|gehen wir|geht|spring|springe) )?zuruck,? (?:dahin,? |dorthin,? )?wo (?:wir|ich) (?:vorher |zuvor |eben |gerade )?"
+    (re.compile(r"\b(?:(?:geh|gehe|gehen wir|geht|spring|springe) )?zuruck,? (?:dahin,? |"
+                r"dorthin,? )?wo (?:wir|ich) (?:vorher |zuvor |eben |gerade )?"
                 r"(?:waren|war)\b"), "back to where we were"),
     # "Benenne die Ebene Cafes in „Lissabon Cafés“ um": rename ... to
     (re.compile(r"\bbenenne (?P<x>.+?) (?:in|zu) (?P<n>.+?) um\b"), r'rename \g<x> to "\g<n>"'),
@@ -125,7 +126,10 @@ REWRITES = [
 ]  # fmt: skip
 AFTER = [
     # "die Kreise der Städte": the circles of the cities (a genitive)
-    (re.compile(r"\bthe (?P<n>circles|points|dots|symbols|markers|names) the (?=\w)"), r"the \g<n> of the "),
+    (
+        re.compile(r"\bthe (?P<n>circles|points|dots|symbols|markers|names) the (?=\w)"),
+        r"the \g<n> of the ",
+    ),
     (re.compile(r"^make (?P<what>.+) undo$"), r"undo \g<what>"),  # "... rückgängig machen"
     # "Klassifizieren Sie die Distrikte": the polite "Sie" after the verb is no object
     (re.compile(r"^(?P<v>\w+(?: in| out)?) them (?=(?:the|my|all|a|an)\b)"), r"\g<v> "),

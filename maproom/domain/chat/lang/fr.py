@@ -423,11 +423,12 @@ PHRASES: dict[str, str] = {
     # an answer: "celle en Angleterre", "celui du Canada"
     "celle": "the one", "celui": "the one",
     # "semi-transparentes", "enlève la mise en évidence", "le plus d'habitants", "y a combien"
-    "semi-transparente": "semi-transparent", "semi-transparents": "semi-transparent", "semi-transparentes": "semi-transparent",
+    "semi-transparente": "semi-transparent", "semi-transparents": "semi-transparent",
+    "semi-transparentes": "semi-transparent",
     "la mise en evidence": "the highlight", "mise en evidence": "highlight",
     "le plus d'": "the most", "le plus de": "the most", "le moins d'": "the fewest",
     "le moins de": "the fewest", "y a combien de": "how many",
     "territoire": "territory",
     "evaluation": "rating",
-    "le moins visite": "the least visited", "la moins visitee": "the least visited", "le plus visite": "the most visited", "la plus visitee": "the most visited",
+    "le moins visite": "the least visited", "la moins visitee": "the least visited",
 }  # fmt: skip

@@ -50,7 +50,11 @@ def same(mind: Mind, slots: dict[str, str]) -> Outcome | None:
         again.update({key: slots["by"] for key in ("field", "weight") if key in again})
     before = list(mind.memory.layers)
     outcome = mind.resolve(str(last["kind"]), again)
-    if slots.get("instead") and isinstance(outcome, Done) and _replaces(mind, last, before, outcome):
+    if (
+        slots.get("instead")
+        and isinstance(outcome, Done)
+        and _replaces(mind, last, before, outcome)
+    ):
         return Done(outcome.actions, outcome.said, undo=1)
     return outcome
 
