@@ -93,7 +93,7 @@ def parse(mind: Mind, layer: Layer, text: str, *, split: bool = True) -> Filter 
     read, or None when the phrase is no condition. `split`: a phrase may be two conditions
     (cut once, never again inside the parts, so the work stays linear in the joints)."""
     said = spelled_as(re.sub(r"\s+", " ", lang.fold(text)).strip(" ,.?!"), COMPARE_WORDS)
-    if not said or re.search(r", (?:\w+ )?(?:i|we|you|they)\b", said):
+    if not said or re.search(r"(?:^|, )(?:\w+ )?(?:i|we|you|they) (?!have\b)", said):
         return None  # ", today we only care about Lisbon": a sentence of its own
     both = _both(mind, layer, said) if split else None
     if both is not None:

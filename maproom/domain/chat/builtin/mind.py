@@ -258,8 +258,9 @@ class Mind:
             # "make the rivers thicker and dark blue": the second clause is about the rivers;
             # but "the rivers" with no such layer is about no other layer
             names_other = any(
-                word.lower() in NOUNS and word.lower() not in self.layer_words
-                for word in spelled.words
+                (word.lower() in NOUNS or (at and word[:1].isupper()))  # "... in Lisbon"
+                and word.lower() not in self.layer_words
+                for at, word in enumerate(spelled.words)
             )
             if self.memory.layers and not names_other:
                 yield from keywords.guess(spelled.text, "it", spelled.text)

@@ -130,7 +130,7 @@ AFTER = [
         re.compile(r"\bthe (?P<n>circles|points|dots|symbols|markers|names) the (?=\w)"),
         r"the \g<n> of the ",
     ),
-    (re.compile(r"^make (?P<what>.+) undo$"), r"undo \g<what>"),  # "... rückgängig machen"
+    (re.compile(r"^make (?P<what>.+?) undo(?P<end>[.!]*)$"), r"undo \g<what>\g<end>"),  # rückgängig
     # "Klassifizieren Sie die Distrikte": the polite "Sie" after the verb is no object
     (re.compile(r"^(?P<v>\w+(?: in| out)?) them (?=(?:the|my|all|a|an)\b)"), r"\g<v> "),
     (re.compile(r"^(?P<what>.+?) to (?P<field>\S+) colour\b"), r"colour \g<what> by \g<field>"),
