@@ -211,7 +211,8 @@ FIRST_RULES: list[tuple[str, str]] = [
         LAYER_OF + r"(?:(?:count|number of)(?: the)?(?: number of(?: the)?)? (?!how many)"
         r"(?P<points>.+?) "
         r"(?:in|per|within|inside|by) (?:each |every |the )?(?P<polygons>.+?)|"
-        r"(?:count,? )?how many (?P<points2>.+?) (?:are |fall |lie |there are )?(?:there )?"
+        r"(?:count,? )?how many (?:of (?:the |our |my )?)?(?P<points2>.+?) (?:are |fall |lie |"
+        r"there are )?(?:there )?"
         r"(?:in|per|inside|within) "
         r"(?:each|every) (?P<polygons2>.+?)(?: (?:are|lie|lies|fall|are there|there are|exist))?|"
         r"(?:(?:calculate|compute|work out|make|create|get|give me|show me|show) )?"
@@ -401,8 +402,8 @@ FIRST_RULES: list[tuple[str, str]] = [
         r"metres?|mi|miles?)(?: buffers?)?(?: (?:called|named) (?P<name>.+))?|"
         r"(?:draw|make|create|add|show)?(?: me)?(?: an?)? ?(?P<distance2>[\d.,]+|[a-z]+)"
         r" ?(?P<unit2>km|kilometers?|kilometres?|m|meters?|metres?|mi|miles?)"
-        r"(?: radius)? (?:buffers?|zones?|areas?|circles?|radius) (?:around|of|for|"
-        r"from) (?:the |each |every |all(?: the)? )?(?P<layer2>.+?)"
+        r"(?: radius)? (?:buffers?|zones?|areas?|circles?|radius|corridors?) (?:around|of|for|"
+        r"from|along) (?:the |each |every |all(?: the)? )?(?P<layer2>.+?)"
         r"(?: (?:called|named) (?P<name2>.+))?|"
         r"(?:draw|make|create|add|put)?(?: me)?(?: an?)? ?(?:buffers?(?: zones?)?|zones?|areas?|"
         r"circles?|rings?) (?:of|with a "
@@ -413,11 +414,19 @@ FIRST_RULES: list[tuple[str, str]] = [
     ),
     (
         "dissolve",
-        r"(?:dissolve|merge|combine|union|unite|fuse)(?: all)?(?: the)? (?P<layer>.+?)"
+        r"(?:dissolve|merge|combine|union|unite|fuse)(?: all)?(?: the)? (?P<layer>(?:(?! into ).)+?)"
         r"(?: together| into groups)?"
         r"(?: (?:by|on|according to|based on|per) (?:the |their )?(?P<field>[\w ]+?))?"
         r"(?: into (?:one|a single)(?: shape| feature| polygon| area)?)?"
-        r"(?: (?:called|named) (?P<name>.+))?" + NEW_LAYER,
+        r"(?: (?:called|named) (?P<name>.+))?" + NEW_LAYER + "|"
+        # "merge the districts into one shape per region", "group the districts into their
+        # regions, one shape per region"
+        r"(?:(?:dissolve|merge|combine|group|join|fuse)(?: all)?(?: the)? (?P<layer2>.+?)|"
+        r"(?:the )?(?P<layer3>.+?) (?:grouped|merged|dissolved|combined))"
+        r"(?: into (?:their |the )?\w+)?,? (?:into )?(?:one|a single) (?:shape|feature|polygon|"
+        r"area|outline) (?:per|for each|for every|by) (?P<field2>\w+)" + NEW_LAYER + "|"
+        r"(?:the )?(?P<layer4>.+?) (?:grouped|merged|dissolved|combined) (?:by|into|per) "
+        r"(?:their |the )?(?P<field4>\w+?)s?" + NEW_LAYER,
     ),
     (
         "clip",

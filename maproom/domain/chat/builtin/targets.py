@@ -112,8 +112,8 @@ def referred(mind: Mind) -> list[Layer] | Ask | None:
 def named(mind: Mind, text: str) -> list[Layer] | Ask | None:
     """The layers a phrase names, a question when it is not clear which, or None when it names
     none."""
-    if not mind.layers:
-        return None
+    if not mind.layers or re.search(r"[.?!;] +\w", text):
+        return None  # "... the landmarks. Draw a buffer around the sites": two sentences
     said = bare(text)
     if said in ("the", "a", "an"):  # "zoom to the layer": the rule kept only the article
         said = "the layer"

@@ -48,7 +48,7 @@ COMMAND_WORDS = frozenset(VOCABULARY)
 COMMON = frozenset(
     """
     the a an and or but if then than them they their there these those this that what when
-    wide thick pixel pixels px perhaps maybe
+    wide thick pixel pixels px perhaps maybe shape shapes
     where which while who whom whose why how with without within from into onto over under
     above below between behind before after again once some any each every both more most
     less least much many very just only also too here your yours mine ours its it's let me
@@ -118,7 +118,8 @@ SHORTHAND: list[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]]] = 
     (re.compile(r"\b(zoom|go|fly|move|pan|jump) ot\b", re.I), r"\1 to"),  # "zoom ot madrid"
     (re.compile(r"\blvl\b", re.I), "level"),
     # "a million visitors", "at least a thousand": one
-    (re.compile(r"(?<!half )\b(?:a|one) (thousand|million|billion)\b", re.I), r"1 \1"),
+    (re.compile(r"(?<!half )\b(?:a|one) (thousand|million|billion|km|kilomet(?:er|re)|mile|"
+                r"met(?:er|re))\b", re.I), r"1 \1"),
     # "heatmap the cities, weighted by population": one request
     (re.compile(r",? (weighted|weighed) by\b", re.I), r" \1 by"),
     # "sites layer: keep only the monuments": the request, on that layer
@@ -205,6 +206,9 @@ SHORTHAND: list[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]]] = 
     ),
     # "hide the cities for now": for how long is no condition
     (re.compile(r",? for (?:now|the moment|the time being|a while|a bit|today)\b", re.I), ""),
+    # "for the council slide I need ...": what it is for, said first
+    (re.compile(r"^for (?:the|my|our|a|an|this|tomorrow'?s) [\w' ]{1,30}?,? (?=(?:i|we) (?:need|want|"
+                r"would like|'d like)\b|(?:please|can you|could you)\b)", re.I), ""),
     # "filter out the capitals": leave them out (a filter that hides them)
     (re.compile(r"\b(?:filter out|exclude|leave out)(?= )", re.I), "hide"),
     # "make the sites orange with a radius of 8": two settings

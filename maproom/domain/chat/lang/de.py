@@ -125,6 +125,8 @@ REWRITES = [
     (re.compile(r"^(?P<x>.+?) (?:neigen|kippen)" + END), r"tilt \g<x>"),
 ]  # fmt: skip
 AFTER = [
+    # "einen Puffer von 300 Metern um die Cafés": around them
+    (re.compile(r"\b(buffer|zone|area|circle)( of [\d.,]+ ?\w+) by\b"), r"\1\2 around"),
     # "die Kreise der Städte": the circles of the cities (a genitive)
     (
         re.compile(r"\bthe (?P<n>circles|points|dots|symbols|markers|names) the (?=\w)"),
@@ -470,4 +472,6 @@ PHRASES: dict[str, str] = {
     "bewertung": "rating", "bewertungen": "ratings",
     "kreise": "circles", "kreis": "circle", "kreisen": "circles",
     "wie lang": "how long",
+    "unsere": "our", "unser": "our", "unseren": "our", "unserer": "our", "unserem": "our",
+    "metern": "meters", "kilometern": "km",
 }  # fmt: skip

@@ -413,4 +413,5 @@ PHRASES: dict[str, str] = {
     "circulo": "circle", "en vez de": "instead of", "en lugar de": "instead of",
     "territorio": "territory",
     "valoracion": "rating", "puntuacion": "rating", "calificacion": "rating", "nota": "rating",
+    "nuestros": "our", "nuestras": "our", "nuestro": "our", "nuestra": "our",
 }  # fmt: skip

@@ -431,4 +431,5 @@ PHRASES: dict[str, str] = {
     "territoire": "territory",
     "evaluation": "rating",
     "le moins visite": "the least visited", "la moins visitee": "the least visited",
+    "nos": "our", "notre": "our", "kilometre": "km",
 }  # fmt: skip

@@ -436,4 +436,6 @@ PHRASES: dict[str, str] = {
     "territorio": "territory", "ponderado": "weighted", "ponderada": "weighted",
     "avaliacao": "rating", "classificacao": "rating", "pontuacao": "rating",
     "da para": "can you", "e possivel": "can you",
+    "nossos": "our", "nossas": "our", "nosso": "our", "nossa": "our", "os nossos": "our",
+    "as nossas": "our", "o nosso": "our", "a nossa": "our",
 }  # fmt: skip
