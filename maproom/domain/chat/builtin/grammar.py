@@ -38,8 +38,7 @@ AMOUNT += (
 # Why a request is made, after it: "for a 3D look", "so that we see the coast", "because ..."
 PURPOSE = re.compile(
     r",? (?:for (?:a|an|the|my|our|this|that|some|his|her|their|a nicer|better)\b|so (?:that|i|we|"
-    r"it|they|you|people|everyone|everybody|the (?:class|students|kids|audience|team|others|"
-    r"viewers|readers|room))\b|because\b|since (?:i|we|it|they)\b|as (?:i|we)\b|to (?:make|get|"
+    r"it|they|you|people|everyone|everybody|the)\b|because\b|since (?:i|we|it|they)\b|as (?:i|we)\b|to (?:make|get|"
     r"have|give) (?:it|them|a|an|the|things|everything)\b).*$",
     re.I,
 )
@@ -599,7 +598,7 @@ FIRST_RULES: list[tuple[str, str]] = [
     ),
     (
         "instead",
-        r"(?:use|with|make it|try|now|and|but)(?: in| with)? (?P<classes>\S+) classes"
+        r"(?:use|with|make it|try|now|and|but)(?: in| with)?(?: only| just)? (?P<classes>\S+) classes"
         r"(?: (?:on|for|in|with) (?:that|this|it|them|those|these))?(?: instead)?|"
         r"(?:use|try|with)(?: the)? (?P<field>[\w ]+?) field(?: for (?:them|it|those))?"
         r"(?: instead)?|"
@@ -614,6 +613,9 @@ FIRST_RULES: list[tuple[str, str]] = [
         r"(?:,? (?:but )?(?:weighted|sized|scaled|colou?red|classified|labell?ed|shaded|based|"
         r"using|by)(?: by| on)? (?:the |their |its )?(?P<by>[\w ]+?))?|"
         r"(?:and|also|now) (?:the )?(?P<layer2>.+?)(?: too| as well)|"
+        # "and the sites by the number of visitors": the same, by another field
+        r"(?:(?:and|also|now) )?(?:the )?(?P<layer5>[\w ]+?) (?:by|according to|based on|weighted by) "
+        r"(?:the |their )?(?:number of )?(?P<by2>[\w ]+)|"
         r"(?:do|make|apply) (?:that|this|it)(?: too| also| as well)? (?:for|to|with|on) "
         r"(?:the )?(?P<layer4>.+?)"
         r"(?: too| as well| also)?|"

@@ -150,7 +150,7 @@ SHORTHAND: list[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]]] = 
     (re.compile(r"\b(?:a|one) hundred (?:and )?eighty\b", re.I), "180"),
     # "tilt it by 30 degrees" (it: the map), "incline-la de quarante degrés": by
     (
-        re.compile(r"\b(tilt|pitch|rotate|turn)(?: it| them)? (?:of|by) (?=\d)", re.I),
+        re.compile(r"\b(tilt|pitch|rotate|turn)(?: it| them| the map| the view)? (?:of|by) (?=\d)", re.I),
         r"\1 the map by ",
     ),
     # "where did the cities go? I want to see them", "the sites have disappeared": show them
@@ -206,9 +206,25 @@ SHORTHAND: list[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]]] = 
     ),
     # "hide the cities for now": for how long is no condition
     (re.compile(r",? for (?:now|the moment|the time being|a while|a bit|today)\b", re.I), ""),
+    # "set the pitch back to flat", "can north be at the top again?", "the map turned about 45
+    # degrees": the camera as people describe it
+    (re.compile(r"\b(?:set|put|make|bring|turn) the (?:pitch|tilt|angle) (?:back )?(?:to )?(?:flat|zero|"
+                r"0|none|straight)\b", re.I), "tilt the map to 0 degrees"),
+    (re.compile(r"^(?:can|could|let|make) north (?:be |go )?(?:at the top|on top|up)(?: again)?"
+                r"[?.!]*$", re.I), "rotate the map to 0 degrees"),
+    (re.compile(r"\bthe map (?:turned|rotated) (?=(?:about |around |roughly |by )?\d)", re.I),
+     "rotate the map "),
+    (re.compile(r"\b(?:about|around|roughly|approximately|some) (?=\d+ ?(?:degrees|°))", re.I), ""),
+    # "delete everything on this map": everything
+    (re.compile(r"\b(everything|all (?:the )?layers) (?:on|from|in) (?:this|the|my|our) map\b", re.I),
+     r"\1"),
+    # "to show where tourists concentrate, turn ...": what it is for, said first
+    (re.compile(r"^to (?:show|see|make|help|give|highlight|illustrate|compare|explain) [^,]{1,60}, "
+                r"(?=\w)", re.I), ""),
     # "for the council slide I need ...": what it is for, said first
     (re.compile(r"^for (?:the|my|our|a|an|this|tomorrow'?s) [\w' ]{1,30}?,? (?=(?:i|we) (?:need|want|"
-                r"would like|'d like)\b|(?:please|can you|could you)\b)", re.I), ""),
+                r"would like|'d like)\b|(?:i'd|we'd) like\b|(?:please|can you|could you)\b)", re.I),
+     ""),
     # "filter out the capitals": leave them out (a filter that hides them)
     (re.compile(r"\b(?:filter out|exclude|leave out)(?= )", re.I), "hide"),
     # "make the sites orange with a radius of 8": two settings

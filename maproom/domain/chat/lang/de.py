@@ -31,6 +31,8 @@ MARKERS = ("der", "die", "das", "den", "dem", "des", "und", "auf", "nach", "mit"
 # Where a clause ends: the particle of a split verb comes just before.
 END = r"(?=\s*(?:[,.!?;]|$|bitte\b|und\b|dann\b))"
 REWRITES = [
+    # "stell die Städte als Heatmap dar": show them as a heatmap
+    (re.compile(r"\bstell(?:e|en sie)? (?P<x>.+?) als (?P<y>.+?) dar\b"), r"show \g<x> as \g<y>"),
     # "Geh zurück, wo wir vorher waren": back to where we were
     (re.compile(r"\b(?:(?:geh|gehe|gehen wir|geht|spring|springe) )?zuruck,? (?:dahin,? |"
                 r"dorthin,? )?wo (?:wir|ich) (?:vorher |zuvor |eben |gerade )?"
@@ -129,9 +131,11 @@ AFTER = [
     (re.compile(r"\b(buffer|zone|area|circle)( of [\d.,]+ ?\w+) by\b"), r"\1\2 around"),
     # "die Kreise der Städte": the circles of the cities (a genitive)
     (
-        re.compile(r"\bthe (?P<n>circles|points|dots|symbols|markers|names) the (?=\w)"),
+        re.compile(r"\bthe (?P<n>circles|points|dots|symbols|markers|names|radius|size) the (?=\w)"),
         r"the \g<n> of the ",
     ),
+    # "der Sites-Punkte": of the Sites points
+    (re.compile(r"\b(?P<x>\w+)-(?:punkte|kreise|symbole|linien|flachen)\b"), r"\g<x>"),
     (re.compile(r"^make (?P<what>.+?) undo(?P<end>[.!]*)$"), r"undo \g<what>\g<end>"),  # rückgängig
     # "Klassifizieren Sie die Distrikte": the polite "Sie" after the verb is no object
     (re.compile(r"^(?P<v>\w+(?: in| out)?) them (?=(?:the|my|all|a|an)\b)"), r"\g<v> "),
@@ -474,4 +478,5 @@ PHRASES: dict[str, str] = {
     "wie lang": "how long",
     "unsere": "our", "unser": "our", "unseren": "our", "unserer": "our", "unserem": "our",
     "metern": "meters", "kilometern": "km",
+    "geh": "go", "gehe": "go", "ein stuck": "a bit", "ein stuckchen": "a bit", "weiter": "further",
 }  # fmt: skip

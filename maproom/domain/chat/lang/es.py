@@ -414,4 +414,5 @@ PHRASES: dict[str, str] = {
     "territorio": "territory",
     "valoracion": "rating", "puntuacion": "rating", "calificacion": "rating", "nota": "rating",
     "nuestros": "our", "nuestras": "our", "nuestro": "our", "nuestra": "our",
+    "ella": "it", "ellas": "them", "ellos": "them",
 }  # fmt: skip

@@ -432,4 +432,6 @@ PHRASES: dict[str, str] = {
     "evaluation": "rating",
     "le moins visite": "the least visited", "la moins visitee": "the least visited",
     "nos": "our", "notre": "our", "kilometre": "km",
+    "vide": "blank",
+    "dimensionne": "size", "dimensionner": "size", "dimensionnez": "size",
 }  # fmt: skip

@@ -438,4 +438,5 @@ PHRASES: dict[str, str] = {
     "da para": "can you", "e possivel": "can you",
     "nossos": "our", "nossas": "our", "nosso": "our", "nossa": "our", "os nossos": "our",
     "as nossas": "our", "o nosso": "our", "a nossa": "our",
+    "onde ficam": "where they are",
 }  # fmt: skip

@@ -237,7 +237,7 @@ ITS_COUNTRY = re.compile(
     r"(?:the )?(?:that|this|its|their|her|his|the|the same|same|the whole|the entire|whole|"
     r"entire) (?:country|countries|nation)"
     r"(?: (?:of )?(?:it|its|that|this|their|her|his))?"
-    r"(?: (?:it is in|it's in|it is|where it is|of (?:it|that|this|that city|the city)|there|"
+    r"(?: (?:it is in|it's in|it is|where it is|where is|of (?:it|that|this|that city|the city)|there|"
     r"over there|of there))?"
 )
 
@@ -251,6 +251,9 @@ def mask(mind: Mind, slots: dict[str, str]) -> Outcome | None:
     whose = re.sub(r"^(?:the )?(?:countr(?:y|ies) )?(?:of|where|in which) |(?: is| lies)$", "",
                    text)  # fmt: skip
     its = bool(ITS_COUNTRY.fullmatch(text.lower()) or ITS_COUNTRY.fullmatch(fold(text)))
+    # "the country it's in", "o país onde fica" (the country where is): of the last place
+    its = its or bool(re.search(r"\bcountr(?:y|ies) (?:it'?s in|it is in|where (?:it )?is|it is)$",
+                                said))
     if (
         re.search(r"\bcountr(?:y|ies)\b", said)
         and fold(text) not in BACK
