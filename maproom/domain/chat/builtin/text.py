@@ -215,6 +215,33 @@ SHORTHAND: list[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]]] = 
     (re.compile(r"\bthe map (?:turned|rotated) (?=(?:about |around |roughly |by )?\d)", re.I),
      "rotate the map "),
     (re.compile(r"\b(?:about|around|roughly|approximately|some) (?=\d+ ?(?:degrees|°))", re.I), ""),
+    # "whichever of our cities has the most people": the city with the most people
+    (re.compile(r"\bwhichever (?:one )?of (?:our |the |my )?(\w+) (?:has|gets|have|get|with) the (most|"
+                r"fewest|least|highest|biggest|largest|smallest|lowest) ([\w ]+?)(?: living (?:in|"
+                r"there)| in it)?(?=[,.!?]|$)", re.I), r"the \1 with the \2 \3"),
+    # "how many people visit our monuments in total?": their visitors
+    (re.compile(r"\bhow many (?:people|visitors|tourists) (?:visit|go to|come to) (.+?)(?: in total| "
+                r"altogether| all together| combined)?(?=[?.!]|$)", re.I), r"how many visitors do \1 get"),
+    # "can everything outside Portugal fade out?": highlight Portugal
+    (re.compile(r"^(?:can |could )?(?:everything|all|the rest|the world) (?:outside|except|but|apart "
+                r"from) ([\w ]+?) (?:fade|be faded|dim|be dimmed|grey|gray|go grey|darken|be darker)"
+                r"(?: out)?[?.!]*$", re.I), r"highlight \1"),
+    # "see the map at a slant": tilt it
+    (re.compile(r"\b(?:see|view|show|look at) the map (?:at a slant|at an angle|from an angle|in "
+                r"perspective|slanted|tilted|from the side)\b.*$", re.I), "tilt the map"),
+    # "set them to a radius of 10": a size
+    (re.compile(r"\bto a (?:radius|size|width|diameter) of (?=\d)", re.I), "to size "),
+    # "the northern districts": north
+    (re.compile(r"\b(north|south|east|west)ern\b", re.I), r"\1"),
+    # "the other two layers": the other layers
+    (re.compile(r"\bthe other (?:two|three|four|five|\d) (layers|ones)\b", re.I), r"the other \1"),
+    # "real aerial photos": satellite imagery
+    (re.compile(r"\b(?:real )?aerial (?:photos?|photographs?|imagery|images?|view|pictures?)\b", re.I),
+     "satellite"),
+    # "show the name of each county on the map": label them
+    (re.compile(r"^(?:show|display|put|write|add|place) (?:the |their )?(?!(?:all|me|us|both|some|any|"
+                r"each|one|most|none|rest|part|parts|bits?)\b)(names?|\w+) of (?:each|every|"
+                r"all(?: the)?|the) (.+?)(?: on the map)?(?:,.*)?[.!]*$", re.I), r"label the \2 by \1"),
     # "delete everything on this map": everything
     (re.compile(r"\b(everything|all (?:the )?layers) (?:on|from|in) (?:this|the|my|our) map\b", re.I),
      r"\1"),

@@ -479,4 +479,5 @@ PHRASES: dict[str, str] = {
     "unsere": "our", "unser": "our", "unseren": "our", "unserer": "our", "unserem": "our",
     "metern": "meters", "kilometern": "km",
     "geh": "go", "gehe": "go", "ein stuck": "a bit", "ein stuckchen": "a bit", "weiter": "further",
+    "leer": "blank", "leeren": "blank", "leere": "blank", "leerer": "blank",
 }  # fmt: skip

@@ -415,4 +415,5 @@ PHRASES: dict[str, str] = {
     "valoracion": "rating", "puntuacion": "rating", "calificacion": "rating", "nota": "rating",
     "nuestros": "our", "nuestras": "our", "nuestro": "our", "nuestra": "our",
     "ella": "it", "ellas": "them", "ellos": "them",
+    "pastelerias": "bakeries", "panaderias": "bakeries",
 }  # fmt: skip

@@ -439,4 +439,5 @@ PHRASES: dict[str, str] = {
     "nossos": "our", "nossas": "our", "nosso": "our", "nossa": "our", "os nossos": "our",
     "as nossas": "our", "o nosso": "our", "a nossa": "our",
     "onde ficam": "where they are",
+    "pastelarias": "bakeries", "pastelaria": "bakery", "deles": "their", "delas": "their",
 }  # fmt: skip
