@@ -139,7 +139,7 @@ FIRST_RULES: list[tuple[str, str]] = [
     ),
     (
         "redo",
-        r"(?:redo|redo that|redo it|re-do|do it again|put it back|(?P<back>bring it back)|"
+        r"(?:redo|redo that|redo it|re-do|do it again|(?P<back>bring it back|put it back)|"
         r"undo the undo)(?: (?:the )?(?:last )?(?P<count>\S+(?: (?:times|changes|steps))?))?",
     ),
     (
@@ -478,6 +478,10 @@ FIRST_RULES: list[tuple[str, str]] = [
     ),
     (
         "size_by",
+        # "make the big cities obvious: the more people live there, the bigger the dot"
+        r"(?:make )?(?:the )?(?:big |large )?(?P<layer15>[\w ]+?)(?: (?:obvious|stand out|visible|"
+        r"pop))?[:,;-]? the (?:more|higher|larger|bigger) (?:the |their )?(?P<field15>\w+)(?: [\w']+){0,3},"
+        r"? the (?:bigger|larger) (?:the |their )?(?:dots?|circles?|points?|symbols?|markers?|bubbles?)|"
         # "make the city dots bigger the more people live there", "... bigger when the
         # population is bigger"
         r"(?:make |let |could )?(?:the )?(?:(?:circles|dots|points|markers|symbols|bubbles) "
@@ -613,8 +617,11 @@ FIRST_RULES: list[tuple[str, str]] = [
         r"(?:,? (?:but )?(?:weighted|sized|scaled|colou?red|classified|labell?ed|shaded|based|"
         r"using|by)(?: by| on)? (?:the |their |its )?(?P<by>[\w ]+?))?|"
         r"(?:and|also|now) (?:the )?(?P<layer2>.+?)(?: too| as well)|"
+        # "and the cities the same colour", "make the districts the same"
+        r"(?:(?:and|also|now) )?(?:make |colou?r |paint )?(?:the )?(?P<layer6>[\w ]+?) (?:in )?(?:the "
+        r"same|likewise|similarly)(?: colou?r| style| way| as well| too)?|"
         # "and the sites by the number of visitors": the same, by another field
-        r"(?:(?:and|also|now) )?(?:the )?(?P<layer5>[\w ]+?) (?:by|according to|based on|weighted by) "
+        r"(?:(?:and|also|now) )?the (?P<layer5>[\w ]+?) (?:by|according to|based on|weighted by) "
         r"(?:the |their )?(?:number of )?(?P<by2>[\w ]+)|"
         r"(?:do|make|apply) (?:that|this|it)(?: too| also| as well)? (?:for|to|with|on) "
         r"(?:the )?(?P<layer4>.+?)"

@@ -109,7 +109,7 @@ class Mind:
         for guess, lenient, order in passes:
             for cut in order:
                 alone = guess and not lenient and cut is cuts[0] and len(cuts) > 1
-                if alone and re.search(r"[.?!] +\w", message):
+                if alone and re.search(r"[.!] +\w", message):
                     continue  # two sentences are never one request read by its keywords
                 before = self._kept() if alone else None
                 self.passing, self.guessed, self.skipped = False, 0, []

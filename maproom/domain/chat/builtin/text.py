@@ -205,7 +205,8 @@ SHORTHAND: list[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]]] = 
         "remove the highlight",
     ),
     # "hide the cities for now": for how long is no condition
-    (re.compile(r",? for (?:now|the moment|the time being|a while|a bit|today)\b", re.I), ""),
+    (re.compile(r",? for (?:now|the moment|a moment|a sec|a second|the time being|a while|a bit|"
+                r"today)\b", re.I), ""),
     # "set the pitch back to flat", "can north be at the top again?", "the map turned about 45
     # degrees": the camera as people describe it
     (re.compile(r"\b(?:set|put|make|bring|turn) the (?:pitch|tilt|angle) (?:back )?(?:to )?(?:flat|zero|"
@@ -217,8 +218,11 @@ SHORTHAND: list[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]]] = 
     (re.compile(r"\b(?:about|around|roughly|approximately|some) (?=\d+ ?(?:degrees|°))", re.I), ""),
     # "whichever of our cities has the most people": the city with the most people
     (re.compile(r"\bwhichever (?:one )?of (?:our |the |my )?(\w+) (?:has|gets|have|get|with) the (most|"
-                r"fewest|least|highest|biggest|largest|smallest|lowest) ([\w ]+?)(?: living (?:in|"
-                r"there)| in it)?(?=[,.!?]|$)", re.I), r"the \1 with the \2 \3"),
+                r"fewest|least|highest|biggest|largest|smallest|lowest) ([\w ]+?)(?: living (?:in it|"
+                r"in them|there)| in it)?(?=[,.!?]|$)", re.I), r"the \1 with the \2 \3"),
+    # "can you show me where Lisbon is?": where is it
+    (re.compile(r"^(?:(?:can|could) you )?(?:show|tell) (?:me|us) where ([\w .'-]+?) (?:is|lies)[?.!]*$",
+                re.I), r"where is \1"),
     # "how many people visit our monuments in total?": their visitors
     (re.compile(r"\bhow many (?:people|visitors|tourists) (?:visit|go to|come to) (.+?)(?: in total| "
                 r"altogether| all together| combined)?(?=[?.!]|$)", re.I), r"how many visitors do \1 get"),

@@ -416,4 +416,5 @@ PHRASES: dict[str, str] = {
     "nuestros": "our", "nuestras": "our", "nuestro": "our", "nuestra": "our",
     "ella": "it", "ellas": "them", "ellos": "them",
     "pastelerias": "bakeries", "panaderias": "bakeries",
+    "del mismo color": "the same colour", "el mismo color": "the same colour", "igual": "the same",
 }  # fmt: skip

@@ -434,4 +434,5 @@ PHRASES: dict[str, str] = {
     "nos": "our", "notre": "our", "kilometre": "km",
     "vide": "blank",
     "dimensionne": "size", "dimensionner": "size", "dimensionnez": "size",
+    "de la meme couleur": "the same colour", "la meme couleur": "the same colour",
 }  # fmt: skip

@@ -440,4 +440,5 @@ PHRASES: dict[str, str] = {
     "as nossas": "our", "o nosso": "our", "a nossa": "our",
     "onde ficam": "where they are",
     "pastelarias": "bakeries", "pastelaria": "bakery", "deles": "their", "delas": "their",
+    "da mesma cor": "the same colour", "a mesma cor": "the same colour",
 }  # fmt: skip

@@ -162,8 +162,10 @@ def hide_rest(mind: Mind, slots: dict[str, str]) -> Outcome | None:
 @resolves("rename")
 def rename(mind: Mind, slots: dict[str, str], chosen: list[str] | None = None) -> Outcome | None:
     """ "rename cafes to Coffee shops", "call the rivers layer Streams"."""
-    name = slots.get("name", "").strip().strip("\"'“”«»").strip()
-    if not name or SECOND_COMMAND.search(name):
+    raw = slots.get("name", "").strip()
+    quoted = re.match(r"[\"'“«‘](.+?)[\"'”»’](?=\W|$)", raw)  # "'Our Cafés' for the handout"
+    name = (quoted.group(1) if quoted else raw).strip().strip("\"'“”«»").strip()
+    if not name or SECOND_COMMAND.search(raw):
         return None  # "rename rivers to Streams and hide them": two clauses
     if name.islower() and not any(char.isupper() for char in mind.message):
         name = name[0].upper() + name[1:]  # who writes no capitals says nothing of them
