@@ -105,6 +105,7 @@ TRAILING = re.compile(
     r"looks better|would be better|instead)|[\s,.!?;:]+)+$",
     re.IGNORECASE,
 )
+NUMBER_NAMES = ["one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"]
 _TENS = {"twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70,
          "eighty": 80, "ninety": 90}  # fmt: skip
 _UNITS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
@@ -118,8 +119,14 @@ SHORTHAND: list[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]]] = 
     (re.compile(r"\b(zoom|go|fly|move|pan|jump) ot\b", re.I), r"\1 to"),  # "zoom ot madrid"
     (re.compile(r"\blvl\b", re.I), "level"),
     # "a million visitors", "at least a thousand": one
-    (re.compile(r"(?<!half )\b(?:a|one) (thousand|million|billion|km|kilomet(?:er|re)|mile|"
-                r"met(?:er|re))\b", re.I), r"1 \1"),
+    (
+        re.compile(
+            r"(?<!half )\b(?:a|one) (thousand|million|billion|km|kilomet(?:er|re)|mile|"
+            r"met(?:er|re))\b",
+            re.I,
+        ),
+        r"1 \1",
+    ),
     # "heatmap the cities, weighted by population": one request
     (re.compile(r",? (weighted|weighed) by\b", re.I), r" \1 by"),
     # "sites layer: keep only the monuments": the request, on that layer
@@ -150,7 +157,9 @@ SHORTHAND: list[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]]] = 
     (re.compile(r"\b(?:a|one) hundred (?:and )?eighty\b", re.I), "180"),
     # "tilt it by 30 degrees" (it: the map), "incline-la de quarante degrés": by
     (
-        re.compile(r"\b(tilt|pitch|rotate|turn)(?: it| them| the map| the view)? (?:of|by) (?=\d)", re.I),
+        re.compile(
+            r"\b(tilt|pitch|rotate|turn)(?: it| them| the map| the view)? (?:of|by) (?=\d)", re.I
+        ),
         r"\1 the map by ",
     ),
     # "where did the cities go? I want to see them", "the sites have disappeared": show them
@@ -205,34 +214,83 @@ SHORTHAND: list[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]]] = 
         "remove the highlight",
     ),
     # "hide the cities for now": for how long is no condition
-    (re.compile(r",? for (?:now|the moment|a moment|a sec|a second|the time being|a while|a bit|"
-                r"today)\b", re.I), ""),
+    (
+        re.compile(
+            r",? for (?:now|the moment|a moment|a sec|a second|the time being|a while|a bit|"
+            r"today)\b",
+            re.I,
+        ),
+        "",
+    ),
     # "set the pitch back to flat", "can north be at the top again?", "the map turned about 45
     # degrees": the camera as people describe it
-    (re.compile(r"\b(?:set|put|make|bring|turn) the (?:pitch|tilt|angle) (?:back )?(?:to )?(?:flat|zero|"
-                r"0|none|straight)\b", re.I), "tilt the map to 0 degrees"),
-    (re.compile(r"^(?:can|could|let|make) north (?:be |go )?(?:at the top|on top|up)(?: again)?"
-                r"[?.!]*$", re.I), "rotate the map to 0 degrees"),
-    (re.compile(r"\bthe map (?:turned|rotated) (?=(?:about |around |roughly |by )?\d)", re.I),
-     "rotate the map "),
+    (
+        re.compile(
+            r"\b(?:set|put|make|bring|turn) the (?:pitch|tilt|angle) (?:back )?(?:to )?(?:flat|zero|"
+            r"0|none|straight)\b",
+            re.I,
+        ),
+        "tilt the map to 0 degrees",
+    ),
+    (
+        re.compile(
+            r"^(?:can|could|let|make) north (?:be |go )?(?:at the top|on top|up)(?: again)?"
+            r"[?.!]*$",
+            re.I,
+        ),
+        "rotate the map to 0 degrees",
+    ),
+    (
+        re.compile(r"\bthe map (?:turned|rotated) (?=(?:about |around |roughly |by )?\d)", re.I),
+        "rotate the map ",
+    ),
     (re.compile(r"\b(?:about|around|roughly|approximately|some) (?=\d+ ?(?:degrees|°))", re.I), ""),
     # "whichever of our cities has the most people": the city with the most people
-    (re.compile(r"\bwhichever (?:one )?of (?:our |the |my )?(\w+) (?:has|gets|have|get|with) the (most|"
-                r"fewest|least|highest|biggest|largest|smallest|lowest) ([\w ]+?)(?: living (?:in it|"
-                r"in them|there)| in it)?(?=[,.!?]|$)", re.I), r"the \1 with the \2 \3"),
+    (
+        re.compile(
+            r"\bwhichever (?:one )?of (?:our |the |my )?(\w+) (?:has|gets|have|get|with) the (most|"
+            r"fewest|least|highest|biggest|largest|smallest|lowest) ([\w ]+?)(?: living (?:in it|"
+            r"in them|there)| in it)?(?=[,.!?]|$)",
+            re.I,
+        ),
+        r"the \1 with the \2 \3",
+    ),
     # "can you show me where Lisbon is?": where is it
-    (re.compile(r"^(?:(?:can|could) you )?(?:show|tell) (?:me|us) where ([\w .'-]+?) (?:is|lies)[?.!]*$",
-                re.I), r"where is \1"),
+    (
+        re.compile(
+            r"^(?:(?:can|could) you )?(?:show|tell) (?:me|us) where ([\w .'-]+?) (?:is|lies)[?.!]*$",
+            re.I,
+        ),
+        r"where is \1",
+    ),
     # "how many people visit our monuments in total?": their visitors
-    (re.compile(r"\bhow many (?:people|visitors|tourists) (?:visit|go to|come to) (.+?)(?: in total| "
-                r"altogether| all together| combined)?(?=[?.!]|$)", re.I), r"how many visitors do \1 get"),
+    (
+        re.compile(
+            r"\bhow many (?:people|visitors|tourists) (?:visit|go to|come to) (.+?)(?: in total| "
+            r"altogether| all together| combined)?(?=[?.!]|$)",
+            re.I,
+        ),
+        r"how many visitors do \1 get",
+    ),
     # "can everything outside Portugal fade out?": highlight Portugal
-    (re.compile(r"^(?:can |could )?(?:everything|all|the rest|the world) (?:outside|except|but|apart "
-                r"from) ([\w ]+?) (?:fade|be faded|dim|be dimmed|grey|gray|go grey|darken|be darker)"
-                r"(?: out)?[?.!]*$", re.I), r"highlight \1"),
+    (
+        re.compile(
+            r"^(?:can |could )?(?:everything|all|the rest|the world) (?:outside|except|but|apart "
+            r"from) ([\w ]+?) (?:fade|be faded|dim|be dimmed|grey|gray|go grey|darken|be darker)"
+            r"(?: out)?[?.!]*$",
+            re.I,
+        ),
+        r"highlight \1",
+    ),
     # "see the map at a slant": tilt it
-    (re.compile(r"\b(?:see|view|show|look at) the map (?:at a slant|at an angle|from an angle|in "
-                r"perspective|slanted|tilted|from the side)\b.*$", re.I), "tilt the map"),
+    (
+        re.compile(
+            r"\b(?:see|view|show|look at) the map (?:at a slant|at an angle|from an angle|in "
+            r"perspective|slanted|tilted|from the side)\b.*$",
+            re.I,
+        ),
+        "tilt the map",
+    ),
     # "set them to a radius of 10": a size
     (re.compile(r"\bto a (?:radius|size|width|diameter) of (?=\d)", re.I), "to size "),
     # "the northern districts": north
@@ -240,22 +298,106 @@ SHORTHAND: list[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]]] = 
     # "the other two layers": the other layers
     (re.compile(r"\bthe other (?:two|three|four|five|\d) (layers|ones)\b", re.I), r"the other \1"),
     # "real aerial photos": satellite imagery
-    (re.compile(r"\b(?:real )?aerial (?:photos?|photographs?|imagery|images?|view|pictures?)\b", re.I),
-     "satellite"),
+    (
+        re.compile(
+            r"\b(?:real )?aerial (?:photos?|photographs?|imagery|images?|view|pictures?)\b", re.I
+        ),
+        "satellite",
+    ),
     # "show the name of each county on the map": label them
-    (re.compile(r"^(?:show|display|put|write|add|place) (?:the |their )?(?!(?:all|me|us|both|some|any|"
-                r"each|one|most|none|rest|part|parts|bits?)\b)(names?|\w+) of (?:each|every|"
-                r"all(?: the)?|the) (.+?)(?: on the map)?(?:,.*)?[.!]*$", re.I), r"label the \2 by \1"),
+    (
+        re.compile(
+            r"^(?:show|display|put|write|add|place) (?:the |their )?(?!(?:all|me|us|both|some|any|"
+            r"each|one|most|none|rest|part|parts|bits?)\b)(names?|\w+) of (?:each|every|"
+            r"all(?: the)?|the) (.+?)(?: on the map)?(?:,.*)?[.!]*$",
+            re.I,
+        ),
+        r"label the \2 by \1",
+    ),
+    # "zoom right in to level nine": in
+    (re.compile(r"\bzoom (?:right|really) in\b", re.I), "zoom in a lot"),
+    # "our most visited site", "our top three sites": the data's
+    (
+        re.compile(
+            r"\bour (?=(?:most|least|biggest|largest|smallest|best|worst|top|busiest|highest|"
+            r"lowest)\b)",
+            re.I,
+        ),
+        "the ",
+    ),
+    (
+        re.compile(
+            r"\b(top|bottom|first|last) (one|two|three|four|five|six|seven|eight|nine|ten)\b", re.I
+        ),
+        lambda m: f"{m[1]} {NUMBER_NAMES.index(m[2].lower()) + 1}",
+    ),
+    # "undo both of those changes": two
+    (
+        re.compile(r"\bundo both(?: of)?(?: (?:those|these|the|my))?(?: changes| steps)?\b", re.I),
+        "undo the last 2 changes",
+    ),
+    # "whichever city has the most people in it"
+    (
+        re.compile(
+            r"\bwhichever (\w+) (?:has|gets|with) the (most|fewest|least|highest|biggest|largest|"
+            r"smallest|lowest) ([\w ]+?)(?: living (?:in it|in them|there)| in it)?(?=[,.!?]|$)",
+            re.I,
+        ),
+        r"the \1 with the \2 \3",
+    ),
+    # "merge the districts into their three regions": by region
+    (
+        re.compile(
+            r"\b(merge|dissolve|group|combine) (?:the )?([\w ]+?) into (?:their|the) (?:\w+ )?"
+            r"(\w+?)s?\b(?=[,.!?]|$)",
+            re.I,
+        ),
+        r"\1 the \2 by \3",
+    ),
+    # "a 500 metre zone around each of our sites"
+    (re.compile(r"\baround each of (?:the |our |my )?", re.I), "around the "),
+    # "adapt the thickness of the rivers to their length": size by it
+    (
+        re.compile(
+            r"^(?:adapt|match|fit|scale|tie) the (?:thickness|width|size|radius) of (?:the )?"
+            r"([\w ]+?) (?:to|with) (?:the |their )?([\w ]+?)[.!]*$",
+            re.I,
+        ),
+        r"size the \1 by \2",
+    ),
     # "delete everything on this map": everything
-    (re.compile(r"\b(everything|all (?:the )?layers) (?:on|from|in) (?:this|the|my|our) map\b", re.I),
-     r"\1"),
+    (
+        re.compile(
+            r"\b(everything|all (?:the )?layers) (?:on|from|in) (?:this|the|my|our) map\b", re.I
+        ),
+        r"\1",
+    ),
     # "to show where tourists concentrate, turn ...": what it is for, said first
-    (re.compile(r"^to (?:show|see|make|help|give|highlight|illustrate|compare|explain) [^,]{1,60}, "
-                r"(?=\w)", re.I), ""),
+    (
+        re.compile(
+            r"^to (?:show|see|make|help|give|highlight|illustrate|compare|explain) [^,]{1,60}, "
+            r"(?=\w)",
+            re.I,
+        ),
+        "",
+    ),
     # "for the council slide I need ...": what it is for, said first
-    (re.compile(r"^for (?:the|my|our|a|an|this|tomorrow'?s) [\w' ]{1,30}?,? (?=(?:i|we) (?:need|want|"
-                r"would like|'d like)\b|(?:i'd|we'd) like\b|(?:please|can you|could you)\b)", re.I),
-     ""),
+    (
+        re.compile(
+            r"^for (?:the|my|our|a|an|this|tomorrow'?s) (?:(?!(?:only|is|are|matters?)\b)[\w'-]+ ?)"
+            r"{1,3}, (?=\w)",
+            re.I,
+        ),
+        "",
+    ),
+    (
+        re.compile(
+            r"^for (?:the|my|our|a|an|this|tomorrow'?s) [\w' ]{1,30}?,? (?=(?:i|we) (?:need|want|"
+            r"would like|'d like)\b|(?:i'd|we'd) like\b|(?:please|can you|could you)\b)",
+            re.I,
+        ),
+        "",
+    ),
     # "filter out the capitals": leave them out (a filter that hides them)
     (re.compile(r"\b(?:filter out|exclude|leave out)(?= )", re.I), "hide"),
     # "make the sites orange with a radius of 8": two settings

@@ -38,7 +38,11 @@ REWRITES = [
                 r"dorthin,? )?wo (?:wir|ich) (?:vorher |zuvor |eben |gerade )?"
                 r"(?:waren|war)\b"), "back to where we were"),
     # "Benenne die Ebene Cafes in „Lissabon Cafés“ um": rename ... to
-    (re.compile(r"\bbenenne (?P<x>.+?) (?:in|zu) (?P<n>.+?) um\b"), r'rename \g<x> to "\g<n>"'),
+    (re.compile(r"\bbenenne (?P<x>.+?) (?:in|zu) [\"“„]?(?P<n>[^\"“”„]+?)[\"”“]? um\b"),
+     r'rename \g<x> to "\g<n>"'),
+    # "richte die Karte wieder nach Norden aus": north up
+    (re.compile(r"\b(?:richte|richt|dreh|drehe) (?:die karte )?(?:wieder )?nach norden(?: aus)?\b"),
+     "rotate the map to 0 degrees"),
     (re.compile(r"\bab (?=\d)"), "at least "),  # "mit einem Wert ab 20"
     # "Setz die Ansicht bitte zurück": reset
     (re.compile(r"\bsetz(?:e|en|t)? (?P<x>.+?) zuruck\b"), r"reset \g<x>"),
@@ -131,7 +135,9 @@ AFTER = [
     (re.compile(r"\b(buffer|zone|area|circle)( of [\d.,]+ ?\w+) by\b"), r"\1\2 around"),
     # "die Kreise der Städte": the circles of the cities (a genitive)
     (
-        re.compile(r"\bthe (?P<n>circles|points|dots|symbols|markers|names|radius|size) the (?=\w)"),
+        re.compile(
+            r"\bthe (?P<n>circles|points|dots|symbols|markers|names|radius|size) the (?=\w)"
+        ),
         r"the \g<n> of the ",
     ),
     # "der Sites-Punkte": of the Sites points
@@ -288,7 +294,8 @@ PHRASES: dict[str, str] = {
         "dreißig": 30, "vierzig": 40, "funfzig": 50, "sechzig": 60, "siebzig": 70,
         "achtzig": 80, "neunzig": 90, "siebzehn": 17, "achtzehn": 18, "neunzehn": 19,
         "hundert": 100, "hundertachtzig": 180, "einhundertachtzig": 180,
-        "zweihundertsiebzig": 270,
+        "zweihundertsiebzig": 270, "zweihundert": 200, "dreihundert": 300, "vierhundert": 400,
+        "funfhundert": 500,
     }, lambda ten, unit: f"{'ein' if unit == 'eins' else unit}und{ten}"),
     "millionen": "million", "million": "million", "mio": "million", "tausend": "thousand",
     "doppelt": "twice", "zweimal": "twice", "halb": "half", "die halfte": "half",
@@ -480,4 +487,5 @@ PHRASES: dict[str, str] = {
     "metern": "meters", "kilometern": "km",
     "geh": "go", "gehe": "go", "ein stuck": "a bit", "ein stuckchen": "a bit", "weiter": "further",
     "leer": "blank", "leeren": "blank", "leere": "blank", "leerer": "blank",
+    "ups": "oops", "hoppla": "oops",
 }  # fmt: skip

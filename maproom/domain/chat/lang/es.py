@@ -229,7 +229,9 @@ PHRASES: dict[str, str] = {
         "catorce": 14, "quince": 15, "dieciseis": 16, "diecisiete": 17, "dieciocho": 18,
         "diecinueve": 19, "veinte": 20, "treinta": 30, "cuarenta": 40, "cincuenta": 50,
         "sesenta": 60, "setenta": 70, "ochenta": 80, "noventa": 90, "cien": 100,
-        "ciento ochenta": 180, "doscientos setenta": 270,
+        "ciento ochenta": 180, "doscientos setenta": 270, "doscientos": 200, "trescientos": 300,
+        "cuatrocientos": 400, "quinientos": 500, "seiscientos": 600, "setecientos": 700,
+        "ochocientos": 800, "novecientos": 900,
     }, lambda ten, unit: f"{ten} y {unit}"),
     "millones de": "million", "millones": "million", "millon de": "million", "millon": "million",
     "mil": "thousand", "el doble": "twice", "dos veces": "twice", "la mitad": "half",
@@ -416,5 +418,6 @@ PHRASES: dict[str, str] = {
     "nuestros": "our", "nuestras": "our", "nuestro": "our", "nuestra": "our",
     "ella": "it", "ellas": "them", "ellos": "them",
     "pastelerias": "bakeries", "panaderias": "bakeries",
-    "del mismo color": "the same colour", "el mismo color": "the same colour", "igual": "the same",
+    "del mismo color": "the same colour", "el mismo color": "the same colour",
+    "resaltas": "highlight", "me resaltas": "highlight",
 }  # fmt: skip

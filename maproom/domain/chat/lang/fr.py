@@ -15,7 +15,7 @@ MARKERS = ("classes", "le", "les", "du", "des", "et", "sur", "dans", "pour", "mo
            "combien", "quelle", "quelles", "quel", "quels", "plus", "l", "d", "qu")  # fmt: skip
 REWRITES = [
     # "mets la France en valeur": highlight France
-    (re.compile(r"\bmets?(?: moi)? (?P<x>.+?) en (?:valeur|evidence)\b"), r"highlight \g<x>"),
+    (re.compile(r"\bmets?(?: moi)? (?P<x>.+?) en (?:valeur|evidence|surbrillance)\b"), r"highlight \g<x>"),
     # "les points bleus": the blue points (a colour after its noun)
     (re.compile(r"\b(?P<n>points|ronds|cercles|lignes|carres|polygones|zones|marqueurs) "
                 r"(?P<c>bleu|rouge|vert|jaune|noir|blanc|gris|orange|violet|rose)s?\b"),
@@ -231,7 +231,8 @@ PHRASES: dict[str, str] = {
         "dix-neuf": 19, "vingt": 20, "trente": 30, "quarante": 40, "cinquante": 50,
         "soixante": 60, "soixante-dix": 70, "septante": 70, "quatre-vingt": 80,
         "quatre-vingts": 80, "huitante": 80, "quatre-vingt-dix": 90, "nonante": 90, "cent": 100,
-        "cent quatre-vingts": 180, "deux cent soixante-dix": 270,
+        "cent quatre-vingts": 180, "deux cent soixante-dix": 270, "deux cents": 200,
+        "trois cents": 300, "quatre cents": 400, "cinq cents": 500,
     }, lambda ten, unit: f"{ten} et un" if unit == "un" else f"{ten}-{unit}"),
     "millions d'": "million", "millions de": "million", "millions": "million",
     "million d'": "million", "million de": "million", "million": "million", "mille": "thousand",
@@ -435,4 +436,5 @@ PHRASES: dict[str, str] = {
     "vide": "blank",
     "dimensionne": "size", "dimensionner": "size", "dimensionnez": "size",
     "de la meme couleur": "the same colour", "la meme couleur": "the same colour",
+    "encore une fois": "again", "surbrillance": "highlight", "en surbrillance": "highlighted",
 }  # fmt: skip

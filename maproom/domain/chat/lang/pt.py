@@ -248,7 +248,9 @@ PHRASES: dict[str, str] = {
         "dezesseis": 16, "dezassete": 17, "dezessete": 17, "dezoito": 18, "dezanove": 19,
         "dezenove": 19, "vinte": 20, "trinta": 30, "quarenta": 40, "cinquenta": 50,
         "sessenta": 60, "setenta": 70, "oitenta": 80, "noventa": 90, "cem": 100,
-        "cento e oitenta": 180, "duzentos e setenta": 270,
+        "cento e oitenta": 180, "duzentos e setenta": 270, "duzentos": 200, "trezentos": 300,
+        "quatrocentos": 400, "quinhentos": 500, "seiscentos": 600, "setecentos": 700,
+        "oitocentos": 800, "novecentos": 900,
     }, lambda ten, unit: f"{ten} e {unit}"),
     "milhoes de": "million", "milhoes": "million", "milhao de": "million", "milhao": "million",
     "mil": "thousand", "o dobro": "twice", "duas vezes": "twice", "metade": "half",
@@ -441,4 +443,5 @@ PHRASES: dict[str, str] = {
     "onde ficam": "where they are",
     "pastelarias": "bakeries", "pastelaria": "bakery", "deles": "their", "delas": "their",
     "da mesma cor": "the same colour", "a mesma cor": "the same colour",
+    "niveis": "levels", "mostra la": "show",
 }  # fmt: skip

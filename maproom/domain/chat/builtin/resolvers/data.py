@@ -251,8 +251,9 @@ def stat(mind: Mind, slots: dict[str, str]) -> Outcome | None:
     field_text = field_text or "value"
     layer_text = slots.get("layer") or ""
     # "their average length in km": a unit, no layer
-    layer_text = re.sub(r" in (?:km|kilometers|kilometres|miles|meters|metres|m|%|percent)$", "",
-                        layer_text.strip())  # "the total length of the rivers in km"
+    layer_text = re.sub(
+        r" in (?:km|kilometers|kilometres|miles|meters|metres|m|%|percent)$", "", layer_text.strip()
+    )  # "the total length of the rivers in km"
     layer_text = re.sub(r"^(?:km|kilometers|kilometres|miles|meters|metres|m|%|percent)$", "",
                         layer_text.strip())  # fmt: skip
     counted = re.match(r"(.+?) (?:at|in|of|for|across|among) (?:the |all(?: the)? )?(.+)$",

@@ -252,8 +252,9 @@ def mask(mind: Mind, slots: dict[str, str]) -> Outcome | None:
                    text)  # fmt: skip
     its = bool(ITS_COUNTRY.fullmatch(text.lower()) or ITS_COUNTRY.fullmatch(fold(text)))
     # "the country it's in", "o país onde fica" (the country where is): of the last place
-    its = its or bool(re.search(r"\bcountr(?:y|ies) (?:it'?s in|it is in|where (?:it )?is|it is)$",
-                                said))
+    its = its or bool(
+        re.search(r"\bcountr(?:y|ies) (?:it'?s in|it is in|where (?:it )?is|it is)$", said)
+    )
     if (
         re.search(r"\bcountr(?:y|ies)\b", said)
         and fold(text) not in BACK
