@@ -38,7 +38,8 @@ AMOUNT += (
 # Why a request is made, after it: "for a 3D look", "so that we see the coast", "because ..."
 PURPOSE = re.compile(
     r",? (?:for (?:a|an|the|my|our|this|that|some|his|her|their|a nicer|better)\b|so (?:that|i|we|"
-    r"it|they|you|people|everyone|everybody|the)\b|because\b|since (?:i|we|it|they)\b|as (?:i|we)\b|to (?:make|get|"
+    r"it|they|you|people|everyone|everybody|the)\b|because\b|since (?:i|we|it|they)\b|"
+    r"as (?:i|we)\b|to (?:make|get|"
     r"have|give) (?:it|them|a|an|the|things|everything)\b).*$",
     re.I,
 )
@@ -413,7 +414,8 @@ FIRST_RULES: list[tuple[str, str]] = [
     ),
     (
         "dissolve",
-        r"(?:dissolve|merge|combine|union|unite|fuse)(?: all)?(?: the)? (?P<layer>(?:(?! into ).)+?)"
+        r"(?:dissolve|merge|combine|union|unite|fuse)(?: all)?(?: the)? "
+        r"(?P<layer>(?:(?! into ).)+?)"
         r"(?: together| into groups)?"
         r"(?: (?:by|on|according to|based on|per) (?:the |their )?(?P<field>[\w ]+?))?"
         r"(?: into (?:one|a single)(?: shape| feature| polygon| area)?)?"
@@ -480,8 +482,9 @@ FIRST_RULES: list[tuple[str, str]] = [
         "size_by",
         # "make the big cities obvious: the more people live there, the bigger the dot"
         r"(?:make )?(?:the )?(?:big |large )?(?P<layer15>[\w ]+?)(?: (?:obvious|stand out|visible|"
-        r"pop))?[:,;-]? the (?:more|higher|larger|bigger) (?:the |their )?(?P<field15>\w+)(?: [\w']+){0,3},"
-        r"? the (?:bigger|larger) (?:the |their )?(?:dots?|circles?|points?|symbols?|markers?|bubbles?)|"
+        r"pop))?[:,;-]? the (?:more|higher|larger|bigger) (?:the |their )?(?P<field15>\w+)"
+        r"(?: [\w']+){0,3},? the (?:bigger|larger) (?:the |their )?(?:dots?|circles?|points?|"
+        r"symbols?|markers?|bubbles?)|"
         # "make the city dots bigger the more people live there", "... bigger when the
         # population is bigger"
         r"(?:make |let |could )?(?:the )?(?:(?:circles|dots|points|markers|symbols|bubbles) "
@@ -602,7 +605,8 @@ FIRST_RULES: list[tuple[str, str]] = [
     ),
     (
         "instead",
-        r"(?:use|with|make it|try|now|and|but)(?: in| with)?(?: only| just)? (?P<classes>\S+) classes"
+        r"(?:use|with|make it|try|now|and|but)(?: in| with)?(?: only| just)? "
+        r"(?P<classes>\S+) classes"
         r"(?: (?:on|for|in|with) (?:that|this|it|them|those|these))?(?: instead)?|"
         r"(?:use|try|with)(?: the)? (?P<field>[\w ]+?) field(?: for (?:them|it|those))?"
         r"(?: instead)?|"
@@ -618,7 +622,8 @@ FIRST_RULES: list[tuple[str, str]] = [
         r"using|by)(?: by| on)? (?:the |their |its )?(?P<by>[\w ]+?))?|"
         r"(?:and|also|now) (?:the )?(?P<layer2>.+?)(?: too| as well)|"
         # "and the cities the same colour", "make the districts the same"
-        r"(?:(?:and|also|now) )?(?:make |colou?r |paint )?(?:the )?(?P<layer6>[\w ]+?) (?:in )?(?:the "
+        r"(?:(?:and|also|now) )?(?:make |colou?r |paint )?(?:the )?(?P<layer6>[\w ]+?) "
+        r"(?:in )?(?:the "
         r"same|likewise|similarly)(?: colou?r| style| way| as well| too)?|"
         # "and the sites by the number of visitors": the same, by another field
         r"(?:(?:and|also|now) )?the (?P<layer5>[\w ]+?) (?:by|according to|based on|weighted by) "

@@ -226,8 +226,8 @@ SHORTHAND: list[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]]] = 
     # degrees": the camera as people describe it
     (
         re.compile(
-            r"\b(?:set|put|make|bring|turn) the (?:pitch|tilt|angle) (?:back )?(?:to )?(?:flat|zero|"
-            r"0|none|straight)\b",
+            r"\b(?:set|put|make|bring|turn) the (?:pitch|tilt|angle) (?:back )?(?:to )?"
+            r"(?:flat|zero|0|none|straight)\b",
             re.I,
         ),
         "tilt the map to 0 degrees",
@@ -258,7 +258,8 @@ SHORTHAND: list[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]]] = 
     # "can you show me where Lisbon is?": where is it
     (
         re.compile(
-            r"^(?:(?:can|could) you )?(?:show|tell) (?:me|us) where ([\w .'-]+?) (?:is|lies)[?.!]*$",
+            r"^(?:(?:can|could) you )?(?:show|tell) (?:me|us) where ([\w .'-]+?) "
+            r"(?:is|lies)[?.!]*$",
             re.I,
         ),
         r"where is \1",

@@ -15,7 +15,8 @@ MARKERS = ("classes", "le", "les", "du", "des", "et", "sur", "dans", "pour", "mo
            "combien", "quelle", "quelles", "quel", "quels", "plus", "l", "d", "qu")  # fmt: skip
 REWRITES = [
     # "mets la France en valeur": highlight France
-    (re.compile(r"\bmets?(?: moi)? (?P<x>.+?) en (?:valeur|evidence|surbrillance)\b"), r"highlight \g<x>"),
+    (re.compile(r"\bmets?(?: moi)? (?P<x>.+?) en (?:valeur|evidence|surbrillance)\b"),
+     r"highlight \g<x>"),
     # "les points bleus": the blue points (a colour after its noun)
     (re.compile(r"\b(?P<n>points|ronds|cercles|lignes|carres|polygones|zones|marqueurs) "
                 r"(?P<c>bleu|rouge|vert|jaune|noir|blanc|gris|orange|violet|rose)s?\b"),

@@ -163,7 +163,8 @@ def hide_rest(mind: Mind, slots: dict[str, str]) -> Outcome | None:
 def rename(mind: Mind, slots: dict[str, str], chosen: list[str] | None = None) -> Outcome | None:
     """ "rename cafes to Coffee shops", "call the rivers layer Streams"."""
     raw = slots.get("name", "").strip()
-    quoted = re.match(r"[\"'“«‘](.+?)[\"'”»’](?=\W|$)", raw)  # "'Our Cafés' for the handout"
+    # "'Our Cafés' for the handout": the name ends at its closing quote
+    quoted = re.match(r"[\"'\u201c\u00ab\u2018](.+?)[\"'\u201d\u00bb\u2019](?=\W|$)", raw)
     name = (quoted.group(1) if quoted else raw).strip().strip("\"'“”«»").strip()
     if not name or SECOND_COMMAND.search(raw):
         return None  # "rename rivers to Streams and hide them": two clauses

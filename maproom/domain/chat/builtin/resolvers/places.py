@@ -237,7 +237,8 @@ ITS_COUNTRY = re.compile(
     r"(?:the )?(?:that|this|its|their|her|his|the|the same|same|the whole|the entire|whole|"
     r"entire) (?:country|countries|nation)"
     r"(?: (?:of )?(?:it|its|that|this|their|her|his))?"
-    r"(?: (?:it is in|it's in|it is|where it is|where is|of (?:it|that|this|that city|the city)|there|"
+    r"(?: (?:it is in|it's in|it is|where it is|where is|of (?:it|that|this|that city|"
+    r"the city)|there|"
     r"over there|of there))?"
 )
 
