@@ -481,7 +481,8 @@ FIRST_RULES: list[tuple[str, str]] = [
     (
         "size_by",
         # "make the big cities obvious: the more people live there, the bigger the dot"
-        r"(?:make )?(?:the )?(?:big |large )?(?P<layer15>[\w ]+?)(?: (?:obvious|stand out|visible|"
+        r"(?:make )?(?:the )?(?:(?:big|large|popular|busy|important|main|good|best) )?"
+        r"(?P<layer15>[\w ]+?)(?: (?:obvious|stand out|visible|"
         r"pop))?[:,;-]? the (?:more|higher|larger|bigger) (?:the |their )?(?P<field15>\w+)"
         r"(?: [\w']+){0,3},? the (?:bigger|larger) (?:the |their )?(?:dots?|circles?|points?|"
         r"symbols?|markers?|bubbles?)|"
@@ -760,7 +761,8 @@ RULES: list[tuple[str, str]] = [
                    r"(?:clear|wipe|empty)(?: the)? map"),
     ("rename", r"(?:rename|re-name|retitle|relabel)(?: the)? (?P<layer>.+?)(?: layer)? (?:to|as"
                r"|into) "
-               r"(?P<name>.+)|(?:change|set|update)(?: the)? (?:name|title) of(?: the)?"
+               r"(?P<name>.+)|(?:call|name)(?: the)? (?P<layer5>[\w ]+?)(?: layer)? "
+               r"(?P<name5>[\"'\u201c\u2018].+)|(?:change|set|update)(?: the)? (?:name|title) of(?: the)?"
                r" (?P<layer2>.+?)"
                r"(?: layer)? (?:to|as|into) (?P<name2>.+)|(?:call|name)(?: the)? (?P<layer3>.+?)"
                r" layer "

@@ -189,6 +189,12 @@ class Mind:
             if place is not None and (place.kind != "city" or place.population >= FUZZY_TOWNS):
                 self.memory.went(as_json(place))
                 self.passing = True
+            elif place is None and run.start() > 0 and len(run.group(0).split()) <= 3:
+                # "asking about the Oceanarium. Take me to it": a feature of the data, by name
+                from maproom.domain.chat.builtin.resolvers import data  # one module, no cycle
+
+                if data.feature_named(self, run.group(0)) is not None:
+                    self.passing = True
 
     def understand_clause(self, clause: str, *, guess: bool = True) -> Outcome | None:
         """The first reading of a clause that resolves (a failure if only failures do): by

@@ -262,6 +262,8 @@ def stat(mind: Mind, slots: dict[str, str]) -> Outcome | None:
         field_text, layer_text = counted.group(1), counted.group(2)  # "number of visitors at"
     if kind is None or not (slots.get("field") or slots.get("layer")):
         return None
+    if not slots.get("layer") and re.search(r"\w by \w", field_text):
+        return None  # "the smallest city by population": a feature, not a value
     layers, rest = split(mind, layer_text)
     layer = one_layer(mind, "", field_text) if layers is None and not rest else None
     valued = targets.by_value(mind, layer_text) if layers is None and rest else None
@@ -357,6 +359,11 @@ def ranked(
                        slots.get("layer") or "")  # fmt: skip
     if counted and not slots.get("n"):  # "the top 3 sites by visitors"
         slots = {**slots, "n": counted["n"], "layer": counted["layer"]}
+    by_field = re.fullmatch(
+        r"(?P<layer>\w+) by (?:the |their )?(?P<f>\w+)", slots.get("layer") or ""
+    )
+    if by_field and not slots.get("field"):  # "the smallest city by population"
+        slots = {**slots, "layer": by_field["layer"], "field": by_field["f"]}
     layers, rest = split(mind, slots.get("layer") or "")
     if fold(slots.get("layer") or "") in ONE_OF_THEM:  # "which one has the highest value?"
         referred = one_layer(mind, "", (slots.get("field") or "").strip() or None)
