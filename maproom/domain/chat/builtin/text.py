@@ -366,6 +366,15 @@ SHORTHAND: list[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]]] = 
         ),
         r"size the \1 by \2",
     ),
+    # "it's hard to see anything from this far out. Zoom in": the complaint is no request
+    (
+        re.compile(
+            r"^(?:it'?s|it is) (?:really |so |very )?(?:hard|difficult|impossible|tough) to "
+            r"(?:see|read|make out) [^.!?]*[.!?]+ +(?=\w)",
+            re.I,
+        ),
+        "",
+    ),
     # "delete everything on this map": everything
     (
         re.compile(

@@ -444,4 +444,5 @@ PHRASES: dict[str, str] = {
     "pastelarias": "bakeries", "pastelaria": "bakery", "deles": "their", "delas": "their",
     "da mesma cor": "the same colour", "a mesma cor": "the same colour",
     "niveis": "levels", "mostra la": "show",
+    "leva me": "take me", "ate la": "there",
 }  # fmt: skip

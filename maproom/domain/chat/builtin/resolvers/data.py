@@ -370,6 +370,9 @@ def ranked(
         if not isinstance(referred, dict):
             return referred
         layers, rest = [referred], ""
+    valued = targets.by_value(mind, slots.get("layer") or "") if layers is None else None
+    if valued is not None:  # "the most visited monument": the monuments of Sites
+        layers, rest = [valued[0]], slots.get("layer") or ""
     if layers is None:
         return None
     if isinstance(layers, Ask):

@@ -53,6 +53,7 @@ PLACE_HEAD = re.compile(
 )
 PLACE_TAIL = re.compile(
     r"(?:,? (?:on|in) (?:the|a) map|,? instead|,? too|,? as well|,? again|,? please|,? now|"
+    r"(?<=\w\w) there|"
     r" (?:all|whole|entire|as a whole)|"
     r" (?:is|are|lies|located|is located)|,? (?:next|this|last) (?:week|month|year|weekend)|"
     r",? (?:today|tomorrow|tonight|soon|later)|,? on (?:mon|tues|wednes|thurs|fri|satur|sun)day|"
