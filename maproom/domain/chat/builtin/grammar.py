@@ -480,6 +480,10 @@ FIRST_RULES: list[tuple[str, str]] = [
     ),
     (
         "size_by",
+        # "make the dots bigger for the sites that get more visitors"
+        r"(?:make )?(?:the )?(?:dots?|circles?|points?|symbols?|markers?) (?:bigger|larger) for "
+        r"(?:the )?(?P<layer16>[\w ]+?) (?:that|which|with) (?:get|have|has|gets|draw) (?:more|higher|"
+        r"bigger) (?P<field16>\w+)|"
         # "make the big cities obvious: the more people live there, the bigger the dot"
         r"(?:make )?(?:the )?(?:(?:big|large|popular|busy|important|main|good|best) )?"
         r"(?P<layer15>[\w ]+?)(?: (?:obvious|stand out|visible|"

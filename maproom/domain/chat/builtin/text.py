@@ -375,6 +375,37 @@ SHORTHAND: list[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]]] = 
         ),
         "",
     ),
+    # "grey out everything except Portugal", "put the spotlight on Brazil": highlight it
+    (
+        re.compile(
+            r"^(?:grey|gray|fade|dim|darken|black) out (?:everything|all|the rest|the world) "
+            r"(?:except|but|outside|apart from|other than) ([\w ]+?)(?:,.*|\.)?$",
+            re.I,
+        ),
+        r"highlight \1",
+    ),
+    (re.compile(r"\b(?:put|shine|throw) (?:the |a )?spotlight on\b", re.I), "highlight"),
+    # "on the cafes layer, only show ...": the request, on that layer
+    (re.compile(r"^on the ([\w ]{1,30}?) layer,? (.+)$", re.I), r"\2 in the \1 layer"),
+    # "leave the parks out": hide them
+    (re.compile(r"\bleave ((?:the|our|all the) [\w ]{1,30}?) out\b", re.I), r"hide \1"),
+    # "how many features has the layer Sites?": in it
+    (
+        re.compile(
+            r"\bhow many (features|objects|items|points|entries|records) (?:has|have|does|do) "
+            r"(?:the )?layer (\w+)(?: have| got)?",
+            re.I,
+        ),
+        r"how many \1 are in the \2 layer",
+    ),
+    # "show me the whole Sites layer": all of it on screen
+    (
+        re.compile(
+            r"^show (?:me )?(?:the )?(?:whole|entire|full|complete) ([\w ]+?)(?: layer)?[.!]*$",
+            re.I,
+        ),
+        r"zoom to the \1",
+    ),
     # "delete everything on this map": everything
     (
         re.compile(

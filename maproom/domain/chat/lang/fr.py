@@ -438,4 +438,6 @@ PHRASES: dict[str, str] = {
     "dimensionne": "size", "dimensionner": "size", "dimensionnez": "size",
     "de la meme couleur": "the same colour", "la meme couleur": "the same colour",
     "encore une fois": "again", "surbrillance": "highlight", "en surbrillance": "highlighted",
+    "plus d'": "more than", "de plus de": "with more than",
+    "de plus d'": "with more than",
 }  # fmt: skip

@@ -63,6 +63,12 @@ def show(mind: Mind, slots: dict[str, str], chosen: list[str] | None = None) -> 
     """ "show the cafes", "bring the rivers back"; "show me the Oceanarium on the map" (no
     layer: a feature of one, by its name)."""
     text = re.sub(r" (?:on|in) (?:the|my|this) map$", "", slots.get("layer") or "")
+    if (
+        text.lower() in ("it", "it on the map")
+        and mind.memory.focus == "place"
+        and mind.memory.place
+    ):
+        return mind.resolve("goto", {"place": "it"})  # "... about Marseille, show it on the map"
     plain = 0 < len(text.split()) <= 4 and not re.match(r"(?:me|us|where|what|how)\b", text)
     if chosen is None and plain and targets.named(mind, text) is None:
         feature = data.feature_named(mind, text)
