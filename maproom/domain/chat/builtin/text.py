@@ -406,6 +406,49 @@ SHORTHAND: list[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]]] = 
         ),
         r"zoom to the \1",
     ),
+    # "set the zoom to exactly 12"
+    (re.compile(r"\b(?:exactly|precisely) (?=\d)", re.I), ""),
+    # "I want to show where people are concentrated - turn the cities into a heatmap"
+    (
+        re.compile(
+            r"^(?:i want to|i'd like to|we want to|to) (?:show|see|make|highlight) [^-]{1,60} - "
+            r"(?=\w)",
+            re.I,
+        ),
+        "",
+    ),
+    # "take that layer out": remove it; "bring the counties back": show them
+    (
+        re.compile(
+            r"\btake (that layer|this layer|it|them|the [\w ]{1,30}?(?: layer)?) out\b", re.I
+        ),
+        r"remove \1",
+    ),
+    (re.compile(r"^bring (the [\w ]{1,30}?) back\b", re.I), r"show \1"),
+    # "a plain background with no map underneath": the blank basemap
+    (
+        re.compile(r"\b(?:completely |totally )?(?:plain|empty|white) background\b", re.I),
+        "blank basemap",
+    ),
+    # "make Italy stand out by fading all the other countries": highlight it
+    (
+        re.compile(
+            r"^(?:make|let) ([\w ]{1,30}?) stand out by (?:fading|greying|graying|dimming|"
+            r"darkening) .*$",
+            re.I,
+        ),
+        r"highlight \1",
+    ),
+    # "how many of our outlets are bakeries?": how many bakeries
+    (
+        re.compile(r"^how many of (?:our|the|my) \w+ are (\w+)[?.]*$", re.I),
+        r"how many \1 are there",
+    ),
+    # "how many people live in total in the districts"
+    (re.compile(r"\b(live|living) (?:in total|altogether|all together) in\b", re.I), r"\1 in"),
+    # "pop over to Edinburgh", "pull up NYC"
+    (re.compile(r"\bpop (?:over )?to\b", re.I), "go to"),
+    (re.compile(r"^pull up\b", re.I), "show"),
     # "delete everything on this map": everything
     (
         re.compile(
@@ -573,6 +616,7 @@ CORRECTION = re.compile(
 RETHOUGHT = re.compile(
     r"(?:(?:(?:no+|nope|wait|sorry|oops|actually|hmm+|ah|oh|erm?)[,.!]* +)*"
     r"(?:i meant|i mean|(?:no+|nope|sorry|oops|wait)(?:[,.!]+| -))|"
+    r"actually,? (?=(?-i:[A-Z]))|"
     r"(?:(?:no+|nope|wait|sorry|oops|actually|hmm+|ah|oh|erm?)[,.!]* +)+make (?:that|it)|"
     r"make (?:that|it)(?= (?-i:[A-Z])| the ))[,.!]* *(?P<x>[^,]+?)(?: instead| rather)?[.!]*",
     re.I,

@@ -31,6 +31,12 @@ MARKERS = ("der", "die", "das", "den", "dem", "des", "und", "auf", "nach", "mit"
 # Where a clause ends: the particle of a split verb comes just before.
 END = r"(?=\s*(?:[,.!?;]|$|bitte\b|und\b|dann\b))"
 REWRITES = [
+    # "stell die Bezirke abgestuft nach dem Feld value dar": colour them by it
+    (re.compile(r"\bstell(?:e)? (?P<x>.+?) (?:abgestuft |gestuft )?nach (?P<f>.+?) dar\b"),
+     r"colour \g<x> by \g<f>"),
+    # "dreh die Karte wieder so, dass Norden oben ist": north up
+    (re.compile(r"\b(?:dreh|drehe|richte|richt) (?:die karte )?(?:wieder )?(?:so,? )?dass norden oben "
+                r"(?:ist|liegt)\b"), "rotate the map to 0 degrees"),
     # "stell die Städte als Heatmap dar": show them as a heatmap
     (re.compile(r"\bstell(?:e|en sie)? (?P<x>.+?) als (?P<y>.+?) dar\b"), r"show \g<x> as \g<y>"),
     # "Geh zurück, wo wir vorher waren": back to where we were

@@ -420,4 +420,5 @@ PHRASES: dict[str, str] = {
     "pastelerias": "bakeries", "panaderias": "bakeries",
     "del mismo color": "the same colour", "el mismo color": "the same colour",
     "resaltas": "highlight", "me resaltas": "highlight",
+    "resaltame": "highlight",
 }  # fmt: skip

@@ -440,4 +440,5 @@ PHRASES: dict[str, str] = {
     "encore une fois": "again", "surbrillance": "highlight", "en surbrillance": "highlighted",
     "plus d'": "more than", "de plus de": "with more than",
     "de plus d'": "with more than",
+    "on file a": "fly to", "sont": "are",
 }  # fmt: skip
