@@ -35,8 +35,8 @@ REWRITES = [
     (re.compile(r"\bstell(?:e)? (?P<x>.+?) (?:abgestuft |gestuft )?nach (?P<f>.+?) dar\b"),
      r"colour \g<x> by \g<f>"),
     # "dreh die Karte wieder so, dass Norden oben ist": north up
-    (re.compile(r"\b(?:dreh|drehe|richte|richt) (?:die karte )?(?:wieder )?(?:so,? )?dass norden oben "
-                r"(?:ist|liegt)\b"), "rotate the map to 0 degrees"),
+    (re.compile(r"\b(?:dreh|drehe|richte|richt) (?:die karte )?(?:wieder )?(?:so,? )?dass norden "
+                r"oben (?:ist|liegt)\b"), "rotate the map to 0 degrees"),
     # "stell die Städte als Heatmap dar": show them as a heatmap
     (re.compile(r"\bstell(?:e|en sie)? (?P<x>.+?) als (?P<y>.+?) dar\b"), r"show \g<x> as \g<y>"),
     # "Geh zurück, wo wir vorher waren": back to where we were
