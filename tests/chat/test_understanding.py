@@ -1076,6 +1076,22 @@ def size_by(layer: str, field: str) -> Check:
         ("Highlight Portugal, so it's obvious to visitors that's where all our sites are.",
          masked("PT")),
         ("Dá para destacar o Brasil?", masked("BR")),
+        # later rounds: features, derived layers and the map said as people say them
+        ("whats the smallest city by population", says("Porto")),
+        ("what is the most visited monument",
+         says(max((f for f in DATA["Sites"] if f["properties"]["kind"] == "monument"),
+                  key=lambda f: f["properties"]["visitors"])["properties"]["name"])),
+        ("Grey out everything except Portugal, it's for the Visit Portugal report.",
+         masked("PT")),
+        ("Crea una zona de 1 km alrededor de nuestros sitios.", derived),
+        ("merge the districts into one shape per region", derived),
+        ("Can we call the districts 'Tourism Regions' instead? That's the name the board knows.",
+         lambda s, _: "Tourism Regions" in s["layers"] or pytest.fail(str(list(s["layers"])))),
+        ("A school group just phoned asking about the Oceanarium. Take me to it on the map so I "
+         "can see what's nearby.", near(*feature("Sites", "Oceanarium")["geometry"]["coordinates"],
+                                        km=2)),
+        ("how many people live in the districts of the north region",
+         says(total("Districts", "population", lambda p: p["region"] == "North"))),
         # layers
         ("rename districts to zones",
          lambda s, _: "Zones" in s["layers"] or pytest.fail(str(list(s["layers"])))),
