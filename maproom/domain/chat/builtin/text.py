@@ -449,6 +449,23 @@ SHORTHAND: list[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]]] = 
     # "pop over to Edinburgh", "pull up NYC"
     (re.compile(r"\bpop (?:over )?to\b", re.I), "go to"),
     (re.compile(r"^pull up\b", re.I), "show"),
+    # "show the whole of Portugal": Portugal
+    (re.compile(r"\bthe (?:whole|entire) of (?=[A-Z])", re.I), ""),
+    # "can you bring it up on the map?": show it
+    (
+        re.compile(r"\bbring (it|them|[A-Z][\w'-]*) up on (?:the )?(?:map|screen)\b", re.I),
+        r"show \1",
+    ),
+    # "hide the roads on it" (the background just named): on the basemap
+    (
+        re.compile(r"\b(roads|water|labels|buildings|parks|boundaries|borders) on it\b", re.I),
+        r"\1 on the basemap",
+    ),
+    # "merge the counties to the field state": by it
+    (
+        re.compile(r"\b(merge|dissolve|group|combine) (the [\w ]{1,30}?) to (?=the field )", re.I),
+        r"\1 \2 by ",
+    ),
     # "delete everything on this map": everything
     (
         re.compile(

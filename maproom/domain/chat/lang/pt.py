@@ -445,4 +445,6 @@ PHRASES: dict[str, str] = {
     "da mesma cor": "the same colour", "a mesma cor": "the same colour",
     "niveis": "levels", "mostra la": "show",
     "leva me": "take me", "ate la": "there",
+    "para dar um": "to give a", "para dar uma": "to give a", "e para o": "for the",
+    "e para a": "for the", "efeito": "effect",
 }  # fmt: skip
