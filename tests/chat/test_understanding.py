@@ -260,14 +260,6 @@ async def test_a_correction_of_the_turn_before_moves_its_change(
     assert look(after, fixed) != look(before, fixed), reply
 
 
-async def test_a_correction_of_a_place_goes_to_the_new_one(
-    understanding_api: httpx.AsyncClient,
-) -> None:
-    project = await world(understanding_api)
-    await chat(understanding_api, project, "highlight Portugal")
-    await chat(understanding_api, project, "actually make that Spain")
-    masked("ES")(await state(understanding_api, project), {})
-
 
 async def test_a_condition_several_layers_could_take_is_asked(
     understanding_api: httpx.AsyncClient,
@@ -1122,6 +1114,7 @@ async def test_requests_the_fourth_round_of_writers_made(
         ("make the cities a heatmap weighted by population",
          "do the same for the sites, weighted by visitors", HEAT_BY_VISITORS),
         ("highlight France", "Mejor Italia en vez de Francia", masked("IT")),
+        ("highlight Portugal", "actually make that Spain", masked("ES")),
     ],
 )  # fmt: skip
 async def test_follow_ups_the_fourth_round_of_writers_made(
