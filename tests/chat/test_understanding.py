@@ -260,7 +260,6 @@ async def test_a_correction_of_the_turn_before_moves_its_change(
     assert look(after, fixed) != look(before, fixed), reply
 
 
-
 async def test_a_condition_several_layers_could_take_is_asked(
     understanding_api: httpx.AsyncClient,
 ) -> None:
