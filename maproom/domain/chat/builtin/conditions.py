@@ -128,6 +128,22 @@ JOINTS = 4  # places a phrase is tried as two conditions, at most
 BOTH = re.compile(r",? (?:and|with|whose|that have|that has|having|where|and (?:with|whose)) ")
 
 
+def fitting(mind: Mind, text: str, among: list[Layer] | None = None) -> list[tuple[Layer, Filter]]:
+    """The data layers (of `among`, else all) a condition alone reads on, each with its
+    filter ("the capitals": Cities, capital true); while the agent's last question was about
+    a field, only the layers holding that field."""
+    fits = []
+    for layer in mind.layers if among is None else among:
+        fields = [field["name"] for field in layer.get("fields") or []]
+        if mind.memory.field and mind.memory.field not in fields:
+            continue  # the answer to "which should I keep by population?"
+        if layer["layer_type"] == "geojson" and fields:
+            where = parse(mind, layer, text)
+            if isinstance(where, dict):
+                fits.append((layer, where))
+    return fits
+
+
 def negate(where: Filter) -> Filter:
     """The features a filter leaves out (that have the field): "hide the districts with fewer
     than 1,000 people" keeps those with 1,000 or more."""

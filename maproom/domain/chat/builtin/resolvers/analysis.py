@@ -58,15 +58,7 @@ def _with_value(
         if where is None or isinstance(where, Fail):
             return where
         return layers[0], where
-    fits = []
-    for layer in mind.layers:
-        fields = [field["name"] for field in layer.get("fields") or []]
-        if mind.memory.field and mind.memory.field not in fields:
-            continue  # the answer to "which should I keep by population?"
-        if layer["layer_type"] == "geojson" and fields:
-            where = conditions.parse(mind, layer, text)
-            if isinstance(where, dict):
-                fits.append((layer, where))
+    fits = conditions.fitting(mind, text)
     named = [fit for fit in fits if fit[0]["layer_id"] in mind.memory.layers]
     if len(named) == 1 or len(fits) == 1:
         return (named or fits)[0]

@@ -310,12 +310,12 @@ def stat(mind: Mind, slots: dict[str, str]) -> Outcome | None:
 def _fitting(mind: Mind, field_text: str, rest: str) -> Layer | None:
     """The one layer holding a numeric field that a condition reads on ("the average
     population of the capitals": Cities, whose capital is true)."""
-    fits = [
+    holding = [
         layer for layer in mind.layers
         if targets.field_named(field_text, targets.numeric_fields(layer)) is not None
-        and isinstance(conditions.parse(mind, layer, rest), dict)
     ]  # fmt: skip
-    return fits[0] if len(fits) == 1 else None
+    fits = conditions.fitting(mind, rest, holding)
+    return fits[0][0] if len(fits) == 1 else None
 
 
 def measure(layer: Layer, sup: str, field_text: str) -> dict[str, Any] | None:

@@ -97,12 +97,7 @@ def _features_out(mind: Mind, text: str) -> Outcome | None:
     valued = targets.by_value(mind, text)
     plain = len(text.split()) <= 4 and not set(text.lower().split()) & COMMAND_WORDS
     if valued is None and plain and re.fullmatch(r"[\w' -]+", text):
-        # "hide the capitals": the one layer a condition alone reads on
-        fits = [
-            (layer, where) for layer in mind.layers
-            if layer["layer_type"] == "geojson" and layer.get("fields")
-            and isinstance(where := conditions.parse(mind, layer, text), dict)
-        ]  # fmt: skip
+        fits = conditions.fitting(mind, text)  # "hide the capitals": Cities, capital true
         valued = fits[0] if len(fits) == 1 else None
     if valued is None:
         return None
