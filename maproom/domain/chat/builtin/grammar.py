@@ -610,6 +610,14 @@ FIRST_RULES: list[tuple[str, str]] = [
         r"(?: (?:at )?zoom (?:level )?(?P<zoom>\d+(?:\.\d+)?))?",
     ),
     (
+        # "and the smallest?" after "which city has the most people": the other end
+        "other_end",
+        r"(?:(?:and|what about|how about|and what about|but|or)(?: for)? )?(?:the )?(?:(?P<n>\d+|"
+        r"two|three|four|five) )?(?P<sup>" + SUP + r")(?: (?:one|ones|city|cities|place|"
+        r"places|feature|features|district|districts|site|sites|river|rivers|county|counties|"
+        r"cafe|cafes|value|number))?",
+    ),
+    (
         "instead",
         r"(?:use|with|make it|try|now|and|but)(?: in| with)?(?: only| just)? "
         r"(?P<classes>\S+) classes"

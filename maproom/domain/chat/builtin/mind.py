@@ -72,6 +72,7 @@ class Mind:
         self.layer_words = words | {targets.singular(word) for word in words}
         self.edge = MENTION_EDGE - self.layer_words
         self.done: list[dict[str, Any]] = []  # the intents acted on, for "the same"
+        self.redone: dict[str, Any] | None = None  # what a follow-up did again (`again.redo`)
         self.passing = False  # whether the reading remembered a place named in passing
         self.guessed = 0  # clauses of the reading read by their keywords
         self.skipped: list[str] = []  # clauses a lenient reading passed over
@@ -221,6 +222,7 @@ class Mind:
         """The first reading that resolves, else the first failure, else None."""
         failure: Outcome | None = None
         for intent in readings:
+            self.redone = None
             outcome = self.resolve(intent.kind, intent.slots)
             if outcome is None:
                 continue
@@ -228,7 +230,7 @@ class Mind:
                 outcome.intent = {"kind": intent.kind, "slots": intent.slots, "clause": clause}
             if isinstance(outcome, Done):
                 self.follow(outcome)
-                self.done.append({"kind": intent.kind, "slots": intent.slots})
+                self.done.append(self.redone or {"kind": intent.kind, "slots": intent.slots})
             if not isinstance(outcome, Fail):
                 return outcome
             if intent.kind == "place" and re.match(

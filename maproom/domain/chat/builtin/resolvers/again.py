@@ -42,14 +42,14 @@ def same(mind: Mind, slots: dict[str, str]) -> Outcome | None:
     if not last or not target:
         return None
     if last.get("kind") in ON_A_PLACE and "place" in last["slots"]:  # "the same for Berlin"
-        return mind.resolve(str(last["kind"]), {**last["slots"], "place": target})
+        return redo(mind, str(last["kind"]), {**last["slots"], "place": target})
     if last.get("kind") not in ON_A_LAYER:
         return None
     again = {**last["slots"], "layer": target}
     if slots.get("by"):  # "the same for the sites, weighted by visitors"
         again.update({key: slots["by"] for key in ("field", "weight") if key in again})
     before = list(mind.memory.layers)
-    outcome = mind.resolve(str(last["kind"]), again)
+    outcome = redo(mind, str(last["kind"]), again)
     if (
         slots.get("instead")
         and isinstance(outcome, Done)
@@ -83,4 +83,42 @@ def instead(mind: Mind, slots: dict[str, str]) -> Outcome | None:
         again["field"] = slots["field"]
     else:
         return None
-    return mind.resolve(str(last["kind"]), again)
+    return redo(mind, str(last["kind"]), again)
+
+
+# What "and the smallest?" asks again: a ranking, a superlative value, or a ranking of the
+# layer a count was about.
+RANKINGS = frozenset({"top", "goto_top"})
+
+
+@resolves("other_end")
+def other_end(mind: Mind, slots: dict[str, str]) -> Outcome | None:
+    """The last question about the data, asked of the other superlative: "and the smallest?"
+    after "which city has the most people"."""
+    last = mind.done[-1] if mind.done else mind.memory.intent
+    if not last:
+        return None
+    kind, before = str(last.get("kind")), dict(last.get("slots") or {})
+    sup = slots["sup"]
+    if kind in RANKINGS:
+        keys = [key for key in before if key.startswith("sup") and before[key]]
+        again = {key: value for key, value in before.items() if key not in keys}
+        layer = next((before[k] for k in before if k.startswith("layer") and before[k]), "")
+        field = next((before[k] for k in before if k.startswith("field") and before[k]), "")
+        again.update({"sup": sup, "layer": layer, "field": field, "n": slots.get("n") or ""})
+        return redo(mind, kind, again)
+    if kind == "stat" and before.get("stat"):
+        return redo(mind, kind, {**before, "stat": sup})
+    if kind == "count" and mind.memory.layers:
+        layer = next((x["name"] for x in mind.layers if x["layer_id"] in mind.memory.layers), "")
+        return redo(mind, "top", {"sup": sup, "layer": layer, "n": slots.get("n") or ""})
+    return None
+
+
+def redo(mind: Mind, kind: str, slots: dict[str, str]) -> Outcome | None:
+    """A reading resolved again with other slots, remembered as what was done (the next
+    follow-up builds on the ranking or the colouring, not on "and the smallest")."""
+    outcome = mind.resolve(kind, slots)
+    if isinstance(outcome, Done):
+        mind.redone = {"kind": kind, "slots": slots}
+    return outcome
