@@ -31,14 +31,19 @@ COMPARATIVES = {"darker": "dark", "deeper": "deep", "lighter": "light", "paler":
                 "brighter": "bright"}  # fmt: skip
 
 
+CODED = re.compile(r"(?:^|[\s,(:])(#[0-9a-f]{6}|#[0-9a-f]{3})\)?[.!]*$")
+
+
 def words(typed: str) -> str:
-    """A colour as the user said it ("dark blue", "#ff8800")."""
-    return re.sub(r"^(?:in|to|with|a|an) ", "", typed.strip().lower())
+    """A colour as the user said it ("dark blue", "#ff8800"); a name given with its code
+    ("our brand navy, #0a3d62") is the code."""
+    coded = CODED.search(typed.strip().lower())
+    return coded.group(1) if coded else re.sub(r"^(?:in|to|with|a|an) ", "", typed.strip().lower())
 
 
 def parse(text: str) -> str | None:
     """A `#rrggbb` colour from a name or a hex code, or None when it names no colour."""
-    text = text.strip().lower().removeprefix("the colour ").removeprefix("the color ")
+    text = words(text).removeprefix("the colour ").removeprefix("the color ")
     text = re.sub(r"^(?:in |to |with |into |a |an |some )+", "", text).strip()
     text = re.sub(r"(?: colou?r| shade| tone)$", "", text).strip()
     shade, _, rest = text.partition(" ")

@@ -177,6 +177,8 @@ def fold(text: str) -> str:
 
 
 # Little words that join the words of a name but neither begin nor end one.
+ARTICLES = frozenset({"la", "le", "les", "el", "los", "las", "il", "the", "o", "a", "os", "as",
+                      "der", "die", "das"})  # fmt: skip
 JOINS = frozenset({"de", "da", "do", "du", "di", "del", "von", "of", "y", "e", "et", "und", "en",
                    "em", "a", "au", "and"})  # fmt: skip
 
@@ -384,7 +386,7 @@ class Gazetteer:
         that telling its language does not count them; a message of one word, if it is the
         name of a country or a town of `FAMOUS` people ("Rio"). A name with a word whose
         English (`gloss`) is in `avoid` (a layer's) counts only if the place is famous."""
-        words = fold(text).split()
+        words, typed = fold(text).split(), text.split()
         found: set[str] = set()
         if len(words) == 1 and self._famous(words[0]):
             return set(words)
@@ -393,6 +395,7 @@ class Gazetteer:
                 name = " ".join(words[start : start + size])
                 if all(len(word) < 4 for word in words[start : start + size]):
                     continue  # "a la" names a hamlet, but it is French for "to the"
+                lower = not any(word[:1].isupper() for word in typed[start : start + size])
                 if words[start] in JOINS or words[start + size - 1] in JOINS:
                     continue  # "de moins de 5000": an other-language name of Des Moines
                 places = [*self._names.get(name, ()), *self._exonyms.get(name, ()),
@@ -401,6 +404,10 @@ class Gazetteer:
                     self.places[i].population >= FAMOUS for i in places
                 ):
                     continue  # "los rios" (a region) is "the rivers" of a layer
+                if lower and words[start] in ARTICLES and not any(
+                    self.places[i].population >= FAMOUS for i in places
+                ):
+                    continue  # "la réunion de demain" is a meeting, not La Réunion
                 if any(
                     self.places[i].kind != "city" or self.places[i].population >= FUZZY_TOWNS
                     for i in places

@@ -708,7 +708,7 @@ RULES: list[tuple[str, str]] = [
                r" of)"
                r"(?: the| that| this| any)?(?: country)?(?: mask| highlight| highlighting|"
                r" spotlight"
-               r"| shading| focus)(?:s)?(?: (?:on|from|of|over|around) .+)?|"
+               r"| shading| focus)(?:s)?(?: again)?(?: (?:on|from|of|over|around) .+)?|"
                r"unmask|unhighlight|un-highlight|"
                r"stop (?:highlighting|masking)(?: .+)?|"
                r"no (?:more )?(?:mask|highlight|highlighting)s?|"
@@ -734,7 +734,8 @@ RULES: list[tuple[str, str]] = [
                          r"enable|toggle|display)(?: the| all)? (?P<cats>(?:" + CATEGORY_WORDS +
                          r")(?:(?:,| and|, and) (?:the )?(?:" + CATEGORY_WORDS + r"))*)" + ON_MAP),
     ("category_colour", r"(?:make|colou?r|paint|turn|set|change)(?: the)? "
-                        r"(?P<cats>" + CATEGORY_WORDS + r")(?: colou?r)?" + ON_MAP +
+                        r"(?P<cats>(?:" + CATEGORY_WORDS + r")(?:(?:,| and) (?:the )?(?:"
+                        + CATEGORY_WORDS + r"))*)(?: colou?r)?" + ON_MAP +
                         r"(?: to| in| into| of)? (?P<color>.+?)" + ON_BASEMAP + "|"
                         # "and the water in dark blue", "water in navy", "water color #0a3d62"
                         r"(?:the )?(?P<cats2>" + CATEGORY_WORDS + r")" + ON_MAP +
@@ -743,13 +744,13 @@ RULES: list[tuple[str, str]] = [
     ("basemap", r"(?:(?:go|switch|change|get) )?back to(?: the| a)? "
                 r"(?P<style3>" + STYLE_WORDS + r")"
                 r"(?: mode| theme| basemap| base map| map| style| view| background| one)?|"
-                r"(?:switch|change|set|turn|go|use|make|put|flip|move|toggle|show|display|give)"
-                r"(?: it| me)?"
+                r"(?:switch|change|set|turn|go|use|make|put|flip|move|toggle|show|display|give|have|"
+                r"get|bring back)(?: it| me| us)?"
                 r"(?: the)?(?: basemap| base map| background| map| map style| style| theme| mode"
                 r"| view| display)?(?: to| into| on| over to| for)?(?: a| an| the)? "
                 r"(?P<style>" + STYLE_WORDS + r")(?: mode| theme| basemap| base map| map| style|"
                                               r" view"
-                r"| tiles| background| layer)?|(?:again )?(?P<style2>" + STYLE_WORDS + r")(?: mode|"
+                r"| tiles| background| layer| one)?(?: again| back)?|(?:again )?(?P<style2>" + STYLE_WORDS + r")(?: mode|"
                 r" theme| basemap| base map| map| style| view| tiles| background)?(?: again)?"
                 r"(?: please)?|"
                 r"(?:remove|hide|turn off|switch off|disable|drop|get rid of|no|without)"

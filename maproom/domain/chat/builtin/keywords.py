@@ -139,10 +139,20 @@ MASK_NOISE = re.compile(
 QUESTION = re.compile(r"(?:which|what|who|whose|how|where|why|when|is|are|does|do)\b", re.I)
 
 
+# What somebody did, told as such ("someone must have switched the cities off"): no request
+REPORTED = re.compile(
+    r"(?:someone|somebody|something|they|he|she|i|we|you|it)\b(?: \w+)?? (?:must|might|may|"
+    r"probably|seems? to|accidentally|somehow)? ?(?:'ve|have|has|had)(?: been)? \w+(?:ed|en|wn)\b|"
+    r"(?:someone|somebody|something) \w+ed\b"
+)
+
+
 def guess(text: str, layer: str | None, after: str = "") -> Iterator[Intent]:
     """Readings of a clause (`text`, command words spelled right) that no rule read. `layer`:
     the words that name a layer, as typed, if the agent found some; `after`: the clause's
     words after them (where "by population" or "above the rivers" is)."""
+    if REPORTED.match(text):
+        return
     if layer is not None:
         # a question about a layer ("which is the biggest city?") never changes its style
         if not QUESTION.match(text):

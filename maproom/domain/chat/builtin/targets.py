@@ -130,6 +130,10 @@ def named(mind: Mind, text: str) -> list[Layer] | Ask | None:
     for geometry, kinds in GEOMETRY_WORDS.items():
         if said in kinds:
             same = [layer for layer in mind.layers if layer["geometry_type"] == geometry]
+            # "the dots" right after the cities were named: the cities
+            talked = [layer for layer in same if layer["layer_id"] in mind.memory.layers]
+            if len(talked) == 1 and len(same) > 1:
+                return talked
             if same:
                 return same if len(same) == 1 else which(same, text)
     words = said.split()

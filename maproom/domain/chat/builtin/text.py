@@ -84,6 +84,7 @@ POLITE = re.compile(
     r"lastly|(?:oops|whoops|sorry|my bad)[.!]?|(?:you'?d |we'?d )?better|question|"
     r"out of interest|just curious|i wonder)[,:!]?\s+|"
     r"(?:you|u) (?:can|could)\s+(?=show|take|fly|go)|"
+    r"(?:would|do) you mind\s+|"
     r"(?:can|could|would|will) (?:you|u)\s+(?:please\s+|pls\s+|kindly\s+|just\s+)?|"
     r"(?:can|could|shall|may) (?:we|i)\s+(?:please\s+|maybe\s+|just\s+)?|"
     r"(?:would|do) you mind\s+|i (?:want|would like|need|wanna)(?: you)?(?: to)?\s+(?=\w)|"
@@ -98,11 +99,36 @@ POLITE = re.compile(
     re.IGNORECASE,
 )
 TRAILING = re.compile(
-    r"(?:\s+(?:please|pls|plz|for me|now|thanks|thank you|thx|ty|cheers|i guess|if you can|"
+    r"(?:\s+(?:please|pls|plz|for me|now|(?:thanks|thank you)(?: (?:ever )?so much| very much| a "
+    r"lot)?|thx|ty|cheers|i guess|if you can|"
     r"if possible|if you could|when you can|real quick|right now|asap|ok|okay|up close|"
     r"close up|(?:in|from) (?:the|this|my|our) (?:data|dataset|data set)|show (?:me|us)|"
     r"(?:can|could) (?:you|u) (?:show|find) (?:me|it|us)(?: on the map)?|is better|"
     r"looks better|would be better|instead)|[\s,.!?;:]+)+$",
+    re.IGNORECASE,
+)
+# What a request said in the passive is done by ("could the districts be shaded ..."): its verb
+PARTICIPLES = {
+    "shaded": "shade", "coloured": "colour", "colored": "color", "sized": "size",
+    "classified": "classify", "labelled": "label", "labeled": "label", "hidden": "hide",
+    "shown": "show", "highlighted": "highlight", "scaled": "scale", "moved": "move",
+    "renamed": "rename", "removed": "remove", "deleted": "delete", "made": "make",
+    "turned": "turn", "switched": "switch", "drawn": "draw", "displayed": "display",
+    "painted": "paint", "filtered": "filter", "zoomed": "zoom", "centred": "centre",
+    "centered": "center", "rotated": "rotate", "tilted": "tilt", "outlined": "outline",
+    "merged": "merge", "clipped": "clip", "buffered": "buffer", "styled": "style",
+    "weighted": "weight", "set": "set", "put": "put", "brought": "bring", "changed": "change",
+}  # fmt: skip
+# "Good morning! For the report I need ...": a greeting before the request
+GREETING = re.compile(
+    r"^(?:(?:hi|hello|hey|good (?:morning|afternoon|evening)|morning)(?: there| all| team)?"
+    r"[,.!:]* +(?=\w))+",
+    re.IGNORECASE,
+)
+# "could you show the name of each city": the request, read before the shorthands
+ASKED = re.compile(
+    r"^(?:(?:please|kindly|pls)[,]?\s+|(?:would|do) you mind\s+|(?:can|could|would|will) "
+    r"(?:you|u)\s+(?:please\s+|kindly\s+|just\s+)?)+",
     re.IGNORECASE,
 )
 NUMBER_NAMES = ["one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"]
@@ -112,12 +138,41 @@ _UNITS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven
           "eight": 8, "nine": 9}  # fmt: skip
 _VERB = {"hid": "hide", "remov": "remove", "show": "show", "turn": "turn", "switch": "switch",
          "colour": "colour", "color": "color", "mak": "make"}  # fmt: skip
+ASKING = r"(?:(?:can|could|would|will) you (?!mind)(?:please )?|please )?(?=\w)"  # after what it is for
 SHORTHAND: list[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]]] = [
     (re.compile(r"\b(?:u)\b", re.IGNORECASE), "you"),
     (re.compile(r"\b(?:ur)\b", re.IGNORECASE), "your"),
     (re.compile(r"\bteh\b", re.IGNORECASE), "the"),
     (re.compile(r"\b(zoom|go|fly|move|pan|jump) ot\b", re.I), r"\1 to"),  # "zoom ot madrid"
     (re.compile(r"\blvl\b", re.I), "level"),
+    # "to show where tourists concentrate, turn ...": what it is for, said first
+    (
+        re.compile(
+            r"^to (?:show|see|make|help|give|highlight|illustrate|compare|explain) [^,]{1,60}, "
+            r"(?=\w)",
+            re.I,
+        ),
+        "",
+    ),
+    # "For the council slide, could you ...", "for Thursday's meeting I need ...": what it is
+    # for, said first
+    (
+        re.compile(
+            r"^for (?:the|my|our|a|an|this|tomorrow'?s) (?:(?!(?:only|is|are|matters?)\b)[\w'-]+ ?)"
+            r"{1,3}, " + ASKING,
+            re.I,
+        ),
+        "",
+    ),
+    (
+        re.compile(
+            r"^for (?:the|my|our|a|an|this|next|tomorrow'?s|\w+'s) [\w' -]{1,60}?,? (?:(?=(?:i|we) "
+            r"(?:need|want|would like|'d like)\b|(?:i'd|we'd) like\b)|(?=(?:please|can|could|would|"
+            r"will|may)\b)" + ASKING + ")",
+            re.I,
+        ),
+        "",
+    ),
     # "a million visitors", "at least a thousand": one
     (
         re.compile(
@@ -180,7 +235,7 @@ SHORTHAND: list[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]]] = 
     # "can the water on the background map be #0a3d62?": make it so
     (
         re.compile(
-            r"^(?:can|could|would) (the \w+(?: on the (?:background map|background|basemap|base "
+            r"^(?:can|could|would) (the [\w ]{1,30}?(?: on the (?:background map|background|basemap|base "
             r"map|map))?) be (.+)$",
             re.I,
         ),
@@ -310,7 +365,7 @@ SHORTHAND: list[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]]] = 
         re.compile(
             r"^(?:show|display|put|write|add|place) (?:the |their )?(?!(?:all|me|us|both|some|any|"
             r"each|one|most|none|rest|part|parts|bits?)\b)(names?|\w+) of (?:each|every|"
-            r"all(?: the)?|the) (.+?)(?: on the map)?(?:,.*)?[.!]*$",
+            r"all(?: the)?|the) (.+?)(?: on the map)?(?:[,?!;] .*)?[.!?]*$",
             re.I,
         ),
         r"label the \2 by \1",
@@ -401,7 +456,8 @@ SHORTHAND: list[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]]] = 
     # "show me the whole Sites layer": all of it on screen
     (
         re.compile(
-            r"^show (?:me )?(?:the )?(?:whole|entire|full|complete) ([\w ]+?)(?: layer)?[.!]*$",
+            r"^show (?:me )?(?:the )?(?:whole|entire|full|complete) (?!of )([\w ]+?)(?: layer)?"
+            r"[.!]*$",
             re.I,
         ),
         r"zoom to the \1",
@@ -473,32 +529,6 @@ SHORTHAND: list[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]]] = 
         ),
         r"\1",
     ),
-    # "to show where tourists concentrate, turn ...": what it is for, said first
-    (
-        re.compile(
-            r"^to (?:show|see|make|help|give|highlight|illustrate|compare|explain) [^,]{1,60}, "
-            r"(?=\w)",
-            re.I,
-        ),
-        "",
-    ),
-    # "for the council slide I need ...": what it is for, said first
-    (
-        re.compile(
-            r"^for (?:the|my|our|a|an|this|tomorrow'?s) (?:(?!(?:only|is|are|matters?)\b)[\w'-]+ ?)"
-            r"{1,3}, (?=\w)",
-            re.I,
-        ),
-        "",
-    ),
-    (
-        re.compile(
-            r"^for (?:the|my|our|a|an|this|tomorrow'?s) [\w' ]{1,30}?,? (?=(?:i|we) (?:need|want|"
-            r"would like|'d like)\b|(?:i'd|we'd) like\b|(?:please|can you|could you)\b)",
-            re.I,
-        ),
-        "",
-    ),
     # "filter out the capitals": leave them out (a filter that hides them)
     (re.compile(r"\b(?:filter out|exclude|leave out)(?= )", re.I), "hide"),
     # "make the sites orange with a radius of 8": two settings
@@ -521,7 +551,11 @@ SHORTHAND: list[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]]] = 
         ),
         r"\1 than",
     ),
-    (re.compile(r"\s*&\s*"), " and "),
+    # "rivers & districts": and (but a name in quotes keeps its "&")
+    (
+        re.compile(r"(?<!\w)(?P<q>'[^'\n]+'|\"[^\"\n]+\")(?!\w)|\s*&\s*"),
+        lambda m: m["q"] or " and ",
+    ),
     # learners' forms: "depend of", "show me where is X", "like a new layer", "more zoom"
     (re.compile(r"\bdepends? of\b", re.I), "depend on"),
     (re.compile(r"\bcapitol(s?) of\b", re.I), r"capital\1 of"),
@@ -536,15 +570,6 @@ SHORTHAND: list[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]]] = 
             r"^(?:now )?(?:make|put|get|bring)(?: me| us)? (?P<x>.+?) on (?:the )?screen$", re.I
         ),
         r"show me \g<x>",
-    ),
-    # "For the article I need ...": why, before the request
-    (
-        re.compile(
-            r"^for (?:the|my|our|a|an|this) \w+(?: \w+)?,? (?=(?:i|we) (?:need|want)|can you|"
-            r"could you|please)",
-            re.I,
-        ),
-        "",
     ),
     # "what's the capital of Australia?": shown on the map
     (
@@ -568,7 +593,9 @@ SHORTHAND: list[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]]] = 
     ),
     (re.compile(r"\b(take me|take us|go|fly|head|bring me|back) 2 (?=[a-z])", re.I), r"\1 to "),
     (re.compile(r",?\s*\b(?:pls|plz)\b", re.IGNORECASE), ""),
-    (re.compile(r"(?<=\w)[?!]+(?=\s)"), ","),  # "Vienna? thanks": a question mark inside
+    # "Vienna? thanks": a question mark inside; "... off again? We're moving on": a sentence
+    (re.compile(r"(?<=\w)[?!]+(?=\s+[A-Z])"), "."),
+    (re.compile(r"(?<=\w)[?!]+(?=\s)"), ","),
     # Plans told as such: "I'm flying to Bangkok", "I am going to visit Edinburgh".
     (re.compile(r"\bi'?m (?:flying|going|travell?ing|heading|driving|moving) to\b", re.I), "go to"),
     (re.compile(r"\bi am (?:flying|going|travell?ing|heading|driving|moving) to\b", re.I), "go to"),
@@ -590,6 +617,88 @@ SHORTHAND: list[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]]] = 
             re.I,
         ),
         "",
+    ),
+    # "would you mind showing Edinburgh": show it
+    (re.compile(r"\b(?:would|do) you mind (\w+?)(?:ing)\b", re.I), lambda m: _verb(m[1])),
+    # "We have a delegation from Edinburgh, so would you mind ...": the request after why
+    (
+        re.compile(
+            r"^[^.!?]{3,}?(?:,? so| -) (?=(?:can|could|would|will) (?:you|we)\b|please\b|(?:i|we) "
+            r"(?:need|want)\b|(?:i|we)(?:'d| would) like\b)",
+            re.I,
+        ),
+        "",
+    ),
+    # "... the rivers? I only want the districts and the sites showing": only those
+    (
+        re.compile(
+            r"\b(?:i|we) (?:only )?(?:want|need)(?: only| just)? ((?:the|our) [\w ]{1,40}?) "
+            r"(?:showing|visible|shown|on the map|on screen|to show)(?=[.!?,]|$)",
+            re.I,
+        ),
+        r"show only \1",
+    ),
+    # "move the rivers up, but keep the sites at the very top": what stays is no change
+    (
+        re.compile(
+            r",? but keep (?:the )?[\w ]{1,40}? (?:(?:at|on) the (?:very )?top|where (?:they|it) "
+            r"(?:are|is)|as (?:they are|it is)|as is)(?=[.!?,]|$)",
+            re.I,
+        ),
+        "",
+    ),
+    # "could you bring them back on": show them
+    (
+        re.compile(r"\b(?:bring|turn|switch|put) (them|it|the [\w ]{1,30}?) back on\b", re.I),
+        r"show \1",
+    ),
+    # "sorry, it was Spain I wanted to highlight, not Portugal": I meant Spain
+    (
+        re.compile(
+            r"^((?:(?:sorry|oops|actually|no)[,.!]* )*)it was (?P<x>[^,.!?]+?) (?:that )?(?:i|we) "
+            r"(?:wanted|meant|needed|asked for)(?: to \w+)?(?:,? not [^,.!?]+)?[.!]*$",
+            re.I,
+        ),
+        r"\1i meant \g<x>",
+    ),
+    # "I need the map centred on Porto, close enough to see the city": centre it there
+    (
+        re.compile(
+            r"\b(?:(?:i|we) (?:need|want|would like|'d like) |(?:have|get) )?the (?:map|view) "
+            r"(?:centred|centered|focused) (?:on|over|at|in)\b",
+            re.I,
+        ),
+        "centre on",
+    ),
+    (re.compile(r",?(?: please,?)? close enough (?:that|so|to) [^.!?]*", re.I), ""),
+    # "could the districts be shaded by their value?": shade them by it
+    (
+        re.compile(
+            r"(?:^|(?<=[.!?] ))(?:can|could|would|should|may|might) (?P<x>(?:the|our|my|all the|"
+            r"those|these|them|they|it) ?[\w ]*?|(?-i:[A-Z])[\w'-]+(?: (?-i:[A-Z])[\w'-]+)*)"
+            r"(?: also| too| now| then)? be (?P<v>" + "|".join(PARTICIPLES) + r")\b",
+            re.I,
+        ),
+        lambda m: f"{PARTICIPLES[m['v'].lower()]} {m['x']}",
+    ),
+    # "..., so that the higher ones stand out more": why, after the request
+    (
+        re.compile(
+            r",? so (?:that )?(?:the |our |they |it |its? )?[\w ]{0,30}?(?:stands?|pops?|jumps?) "
+            r"out\b[^.!?,]*",
+            re.I,
+        ),
+        "",
+    ),
+    # "... by value? Five classes would be ideal.": the classes, as part of the request
+    (
+        re.compile(
+            r"[?.!,]* (?:(?:and|with|in) )?(\w+) (classes|categories|bins|groups|steps) (?:would "
+            r"be|would work|are|is|should do|will do|sounds?)[\w ]*?(?:ideal|good|great|best|nice|"
+            r"fine|perfect|enough|right|well)?[.!]*$",
+            re.I,
+        ),
+        r" in \1 classes",
     ),
     (re.compile(r"\bwhat'?s\b", re.I), "what is"),
     (re.compile(r"\bwhat're\b", re.I), "what are"),
@@ -643,6 +752,16 @@ CORRECTION_TAIL = re.compile(r"^(?:(?:make (?:that|it)|rather|instead|better) )?
                              r"(?: instead| rather)?[.!]*$", re.I)  # fmt: skip
 
 
+def _verb(stem: str) -> str:
+    """The verb whose "-ing" form lost its ending: "show", "tak" (take), "putt" (put)."""
+    stem = stem.lower()
+    if stem + "e" in COMMAND_WORDS or stem + "e" in ("take", "make", "move", "hide", "remove"):
+        return stem + "e"
+    if len(stem) > 2 and stem[-1] == stem[-2] and stem[:-1] in COMMAND_WORDS | {"put", "set"}:
+        return stem[:-1]
+    return stem
+
+
 def corrected(text: str) -> str:
     """A message with its last clause before a correction replaced by what corrects it: a
     number alone replaces the clause's number, a target alone its target ("hide the cities.
@@ -683,6 +802,8 @@ def normalise(text: str) -> str:
     text = text.replace("\u201d", '"').replace("\u2013", "-").replace("\u2014", "-")
     text = text.replace("\u201e", '"')  # German „...“
     text = re.sub(r"(?<=\w) +(?=[!?;](?:\s|$))", "", text)  # French spacing: "merci ! ..."
+    text = GREETING.sub("", text)
+    text = ASKED.sub("", text)
     for pattern, replacement in SHORTHAND:
         text = pattern.sub(replacement, text)
     text = re.sub(r"\s+", " ", text.strip())

@@ -31,6 +31,9 @@ MARKERS = ("der", "die", "das", "den", "dem", "des", "und", "auf", "nach", "mit"
 # Where a clause ends: the particle of a split verb comes just before.
 END = r"(?=\s*(?:[,.!?;]|$|bitte\b|und\b|dann\b))"
 REWRITES = [
+    # "eigentlich war es Spanien, das ich hervorheben wollte": I meant Spain
+    (re.compile(r"\b(?:eigentlich |doch )?(?:war|ist) es (?P<x>[^,.!?]+?),? (?:das|den|die) ich "
+                r"(?:\w+ )*?(?:wollte|meinte)(?:,? nicht [^,.!?]+)?(?=[.!?]|$)"), r"i meant \g<x>"),
     # "stell die Bezirke abgestuft nach dem Feld value dar": colour them by it
     (re.compile(r"\bstell(?:e)? (?P<x>.+?) (?:abgestuft |gestuft )?nach (?P<f>.+?) dar\b"),
      r"colour \g<x> by \g<f>"),
@@ -91,6 +94,10 @@ REWRITES = [
     # "Dunkle alles außerhalb von Deutschland ab", "Graue alles außer Japan aus".
     (re.compile(r"\b(?:dunkle|dunkel) (?P<x>.+?) ab" + END), r"darken \g<x>"),
     (re.compile(r"\b(?:graue|grau) (?P<x>.+?) aus" + END), r"grey out \g<x>"),
+    # "... nach Norden ausrichten und die Neigung wegnehmen": a second verb at its end
+    (re.compile(r"\bund (?P<x>(?:die|den|das|der|alle) [^?.!,]+?) (?P<v>wegnehmen|entfernen|loschen|"
+                r"ausblenden|einblenden|anzeigen|zeigen|zurucksetzen|ausschalten|einschalten|"
+                r"markieren|hervorheben)(?=\s*(?:[?.!,]|$))"), r"und \g<v> \g<x>"),
     (re.compile(r"\b(\w+?)tausend\b"), r"\1 tausend"),  # "viertausend"
     (re.compile(r"(\w)-(ebene|layer|schicht)\b"), r"\1 \2"),  # "die Städte-Ebene"
     # "Mach das auch für die Bezirke": do that for them too (not "mach das Wasser blau").
@@ -174,7 +181,7 @@ PHRASES: dict[str, str] = {
     "karte wieder nach norden ausrichten": "north up again",
     "karte nach norden ausrichten": "north up",
     "wieder nach norden ausrichten": "north up again", "genordet": "north up",
-    "ausrichten": "orient",
+    "ausrichten": "orient", "wegnehmen": "remove", "nimm": "take",
     "ausdehnung": "extent", "wohnen im": "live in the",
     "wohnen in": "live in", "leben im": "live in the", "leben in": "live in",
     "benenn": "rename",

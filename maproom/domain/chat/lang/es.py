@@ -73,6 +73,10 @@ REWRITES = [
      "remove the highlight"),
     # "¿" and "¡" open a sentence in Spanish; the English grammar has no use for them.
     (re.compile(r"[¿¡]"), ""),
+    # "en realidad era España lo que quería resaltar, no Portugal": I meant Spain
+    (re.compile(r"\b(?:en realidad |al final )?era (?:a |el |la )?(?P<x>[^,.!?]+?) (?:lo )?que "
+                r"(?:yo )?(?:queria|quise)(?: \w+)?(?:,? no [^,.!?]+)?(?=[.!?]|$)"),
+     r"i meant \g<x>"),
     # "que el tamaño dependa de...": a wish said with "que" is a command.
     (re.compile(r"^(?:(?:haz|haga|hagan) )?que (?=(?:el|la|los|las|lo) )"), ""),
     # "Cámbiale el nombre a la capa Districts, ponle Barrios"

@@ -14,6 +14,13 @@ MARKERS = ("classes", "le", "les", "du", "des", "et", "sur", "dans", "pour", "mo
            "est", "sont", "il", "y", "vers", "svp", "stp", "merci", "couche", "couches",
            "combien", "quelle", "quelles", "quel", "quels", "plus", "l", "d", "qu")  # fmt: skip
 REWRITES = [
+    # "c'était l'Espagne que je voulais mettre en valeur, pas le Portugal": I meant Spain
+    (re.compile(r"\b(?:en fait |finalement )?c'?(?:etait|est) (?:l'|la |le )?(?P<x>[^,.!?]+?) que "
+                r"(?:je )?(?:voulais|veux)(?: \w+)*?(?:,? (?:pas|non) [^,.!?]+)?(?=[.!?]|$)"),
+     r"i meant \g<x>"),
+    # "un fond tout blanc, sans carte de fond": a blank basemap
+    (re.compile(r"\bfond (?:tout |completement |entierement )?(?:blanc|vide|uni)\b"),
+     "white background"),
     # "mets la France en valeur": highlight France
     (re.compile(r"\bmets?(?: moi)? (?P<x>.+?) en (?:valeur|evidence|surbrillance)\b"),
      r"highlight \g<x>"),
@@ -344,7 +351,7 @@ PHRASES: dict[str, str] = {
     "with their names", "avec leur nom": "with their name", "noms": "names", "nom": "name",
     # basemap
     "fond de carte": "basemap", "carte de fond": "basemap", "carte de base": "basemap",
-    "fond": "background", "mode sombre": "dark mode", "mode clair": "light mode",
+    "fond": "background", "je prefererais": "i'd like", "je prefere": "i'd like", "mode sombre": "dark mode", "mode clair": "light mode",
     "sombre": "dark", "claire": "light", "clair": "light", "satellite": "satellite",
     "image satellite": "satellite imagery", "vue satellite": "satellite view",
     "plan des rues": "street map", "rues": "streets", "routes": "roads", "eau": "water",

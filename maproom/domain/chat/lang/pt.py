@@ -62,6 +62,11 @@ REWRITES = [
                 r"| bastante)? o zoom\b"), r"zoom out\g<how>"),
     (re.compile(r"\b(?:aumente|aumenta|aproxime|aproxima)(?P<how> um pouco| mais| bastante)? o "
                 r"zoom\b"), r"zoom in\g<how>"),
+    # "Para o relatório de turismo preciso ...": what it is for, said first
+    (re.compile(r"(?:^|(?<=[!.?] ))para (?:o|a|os|as) (?=\w+ (?:de|do|da|sobre|para) )"), "for the "),
+    # "afinal era Espanha que eu queria destacar, não Portugal": I meant Spain
+    (re.compile(r"\b(?:afinal )?(?:era|e) (?:a |o )?(?P<x>[^,.!?]+?) que (?:eu )?(?:queria|quis|"
+                r"pretendia)(?: \w+)?(?:,? nao [^,.!?]+)?(?=[.!?]|$)"), r"i meant \g<x>"),
     (re.compile(r"-(os|as)\b"), " them"),  # "mostra-os"
     (re.compile(r"-(los|las)\b"), " them"),  # "mostrá-los": an infinitive and its pronoun
     # "que o tamanho dependa de...": a wish said with "que" is a command.
@@ -185,7 +190,8 @@ PHRASES: dict[str, str] = {
     "com peso pela": "weighted by",
     "com peso por": "weighted by",
     "pra mim": "",
-    "para mim": "",
+    "para mim": "", "preciso do": "i need the", "preciso da": "i need the",
+    "centrado": "centred", "centrada": "centred", "relatorio": "report",
     "o pais dela": "its country",
     "o pais dele": "its country",
     "pais dela": "its country",
