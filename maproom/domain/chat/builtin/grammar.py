@@ -615,7 +615,9 @@ FIRST_RULES: list[tuple[str, str]] = [
         r"(?:(?:and|what about|how about|and what about|but|or)(?: for)? )?(?:the )?(?:(?P<n>\d+|"
         r"two|three|four|five) )?(?P<sup>" + SUP + r")(?: (?:one|ones|city|cities|place|"
         r"places|feature|features|district|districts|site|sites|river|rivers|county|counties|"
-        r"cafe|cafes|value|number))?",
+        r"cafe|cafes|value|number))?|"
+        r"(?:and )?(?:which|what) (?:one|ones|of them) (?:has|have|is|are|gets?|get) the "
+        r"(?P<sup2>" + SUP + r")(?: one| value| number)?",
     ),
     (
         "instead",

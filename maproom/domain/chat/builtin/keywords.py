@@ -143,7 +143,10 @@ QUESTION = re.compile(r"(?:which|what|who|whose|how|where|why|when|is|are|does|d
 REPORTED = re.compile(
     r"(?:someone|somebody|something|they|he|she|i|we|you|it)\b(?: \w+)?? (?:must|might|may|"
     r"probably|seems? to|accidentally|somehow)? ?(?:'ve|have|has|had)(?: been)? \w+(?:ed|en|wn)\b|"
-    r"(?:someone|somebody|something) \w+ed\b"
+    r"(?:someone|somebody|something) \w+ed\b|"
+    # "I need the names for the presentation": what the answer is for
+    r"(?:i|we) (?:need|want) (?:the|their|those|these) \w+ for (?:the|my|our|a|an|this|"
+    r"tomorrow's) "
 )
 
 

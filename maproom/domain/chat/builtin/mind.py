@@ -32,6 +32,7 @@ Resolver = Callable[..., Outcome | None]
 RESOLVERS: dict[str, Resolver] = {}
 # Words that never begin or end the name of a layer in a sentence ("the", "make", "bigger").
 MENTION_EDGE = (COMMAND_WORDS | COMMON) - {"layer", "data", "points", "lines", "it", "them"}
+SENTENCES = re.compile(r"[.!?] +\w")  # a break between two sentences
 Read = list[tuple[str, Outcome]]
 
 
@@ -222,6 +223,10 @@ class Mind:
         """The first reading that resolves, else the first failure, else None."""
         failure: Outcome | None = None
         for intent in readings:
+            if intent.kind != "rename" and any(
+                SENTENCES.search(value) for key, value in intent.slots.items() if key != "clause"
+            ):
+                continue  # "only the monuments. The parks have their own leaflet": two sentences
             self.redone = None
             outcome = self.resolve(intent.kind, intent.slots)
             if outcome is None:

@@ -159,7 +159,7 @@ SHORTHAND: list[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]]] = 
     (
         re.compile(
             r"^for (?:the|my|our|a|an|this|tomorrow'?s) (?:(?!(?:only|is|are|matters?)\b)[\w'-]+ ?)"
-            r"{1,3}, " + ASKING,
+            r"{1,3}[,:] " + ASKING,
             re.I,
         ),
         "",
@@ -594,7 +594,7 @@ SHORTHAND: list[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]]] = 
     (re.compile(r"\b(take me|take us|go|fly|head|bring me|back) 2 (?=[a-z])", re.I), r"\1 to "),
     (re.compile(r",?\s*\b(?:pls|plz)\b", re.IGNORECASE), ""),
     # "Vienna? thanks": a question mark inside; "... off again? We're moving on": a sentence
-    (re.compile(r"(?<=\w)[?!]+(?=\s+[A-Z])"), "."),
+    (re.compile(r"(?<=\w)[?!]+(?=\s+[A-Z]|(?:\s+[^\s?!.]+){3})"), "."),
     (re.compile(r"(?<=\w)[?!]+(?=\s)"), ","),
     # Plans told as such: "I'm flying to Bangkok", "I am going to visit Edinburgh".
     (re.compile(r"\bi'?m (?:flying|going|travell?ing|heading|driving|moving) to\b", re.I), "go to"),
@@ -646,6 +646,15 @@ SHORTHAND: list[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]]] = 
             re.I,
         ),
         "",
+    ),
+    # "could the sites layer show only the monuments?": on that layer
+    (
+        re.compile(
+            r"^(?:can|could|would|should) the ([\w ]{1,30}?) layer (show|display|keep|contain|"
+            r"have) ([^.!?]+?)(?=,? please|[.!?]|$)",
+            re.I,
+        ),
+        r"\2 \3 in the \1 layer",
     ),
     # "could you bring them back on": show them
     (

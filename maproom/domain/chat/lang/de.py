@@ -181,7 +181,7 @@ PHRASES: dict[str, str] = {
     "karte wieder nach norden ausrichten": "north up again",
     "karte nach norden ausrichten": "north up",
     "wieder nach norden ausrichten": "north up again", "genordet": "north up",
-    "ausrichten": "orient", "wegnehmen": "remove", "nimm": "take",
+    "ich brauche": "i need", "wir brauchen": "we need", "ausrichten": "orient", "wegnehmen": "remove", "nimm": "take",
     "ausdehnung": "extent", "wohnen im": "live in the",
     "wohnen in": "live in", "leben im": "live in the", "leben in": "live in",
     "benenn": "rename",

@@ -63,7 +63,8 @@ REWRITES = [
     (re.compile(r"\b(?:aumente|aumenta|aproxime|aproxima)(?P<how> um pouco| mais| bastante)? o "
                 r"zoom\b"), r"zoom in\g<how>"),
     # "Para o relatório de turismo preciso ...": what it is for, said first
-    (re.compile(r"(?:^|(?<=[!.?] ))para (?:o|a|os|as) (?=\w+ (?:de|do|da|sobre|para) )"), "for the "),
+    (re.compile(r"(?:^|(?<=[!.?] ))para (?:o|a|os|as) (?=\w+ (?:de|do|da|sobre|para) |[^,:]{1,40}"
+                r"[,:] )"), "for the "),
     # "afinal era Espanha que eu queria destacar, não Portugal": I meant Spain
     (re.compile(r"\b(?:afinal )?(?:era|e) (?:a |o )?(?P<x>[^,.!?]+?) que (?:eu )?(?:queria|quis|"
                 r"pretendia)(?: \w+)?(?:,? nao [^,.!?]+)?(?=[.!?]|$)"), r"i meant \g<x>"),
@@ -191,7 +192,7 @@ PHRASES: dict[str, str] = {
     "com peso por": "weighted by",
     "pra mim": "",
     "para mim": "", "preciso do": "i need the", "preciso da": "i need the",
-    "centrado": "centred", "centrada": "centred", "relatorio": "report",
+    "centrado": "centred", "locais": "places", "estabelecimentos": "places", "centrada": "centred", "relatorio": "report",
     "o pais dela": "its country",
     "o pais dele": "its country",
     "pais dela": "its country",

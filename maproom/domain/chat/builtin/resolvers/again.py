@@ -89,13 +89,15 @@ def instead(mind: Mind, slots: dict[str, str]) -> Outcome | None:
 # What "and the smallest?" asks again: a ranking, a superlative value, or a ranking of the
 # layer a count was about.
 RANKINGS = frozenset({"top", "goto_top"})
+ASKED_AGAIN = RANKINGS | {"stat", "count"}
 
 
 @resolves("other_end")
 def other_end(mind: Mind, slots: dict[str, str]) -> Outcome | None:
     """The last question about the data, asked of the other superlative: "and the smallest?"
     after "which city has the most people"."""
-    last = mind.done[-1] if mind.done else mind.memory.intent
+    asked = [done for done in mind.done if done.get("kind") in ASKED_AGAIN]
+    last = asked[-1] if asked else mind.memory.intent
     if not last:
         return None
     kind, before = str(last.get("kind")), dict(last.get("slots") or {})

@@ -83,6 +83,10 @@ def split(mind: Mind, text: str) -> tuple[list[Layer] | Ask | None, str]:
     while words and words[-1].lower().strip("?.!,") in DANGLING:
         words = words[:-1]
     rest = " ".join(words)
+    # "how many places of the layer Cafes have rating 4": the layer's features
+    rest = re.sub(r"^(?:the )?(?:places|features|points|items|entries|records|spots|locations|"
+                  r"elements|objects) (?:of|in|on|from) (?:the )?(?:layer|dataset)?(?= |$)", "",
+                  rest).strip()  # fmt: skip
     rest = re.sub(r"^(?:(?:are there|are|there are|there|do (?:i|we) have|exist|have|has|"
                   r"lie|lies|(?:are |is )?(?:located|situated)|our|my|"
                   r"in|on the map|layer|of) ?)+", "", rest).strip()  # fmt: skip
@@ -366,6 +370,9 @@ def ranked(
         slots = {**slots, "layer": by_field["layer"], "field": by_field["f"]}
     layers, rest = split(mind, slots.get("layer") or "")
     if fold(slots.get("layer") or "") in ONE_OF_THEM:  # "which one has the highest value?"
+        last = mind.memory.intent or {}
+        if not (slots.get("field") or "").strip() and last.get("kind") in ("top", "stat"):
+            return None  # "and which one has the lowest?" after a ranking: its other end
         referred = one_layer(mind, "", (slots.get("field") or "").strip() or None)
         if not isinstance(referred, dict):
             return referred
