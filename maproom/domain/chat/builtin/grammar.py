@@ -376,7 +376,7 @@ FIRST_RULES: list[tuple[str, str]] = [
         r"(?: the| all(?: the)?)? (?P<rest>.+?)(?: on the map)?|"
         r"(?P<hide>hide|remove from view|don't show|do not show|exclude)(?: the| all"
         r"(?: the)?)? (?P<rest2>.+ (?:with|whose|where|that|which|having|in|from|"
-        r"without|of) .+)|"
+        r"without|of|rated|over|under|above|below) .+)|"
         r"(?P<rest3>.+? (?:with|whose|where|that|which|having|rated|over|under|above|below|"
         r"more|less|at least|at most|\d).*?) only|"
         r"(?:show|display)(?: me)?(?: the| all(?: the)?)? (?P<rest6>.+? (?:with|whose|where|"

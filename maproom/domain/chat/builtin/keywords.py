@@ -144,9 +144,9 @@ REPORTED = re.compile(
     r"(?:someone|somebody|something|they|he|she|i|we|you|it)\b(?: \w+)?? (?:must|might|may|"
     r"probably|seems? to|accidentally|somehow)? ?(?:'ve|have|has|had)(?: been)? \w+(?:ed|en|wn)\b|"
     r"(?:someone|somebody|something) \w+ed\b|"
-    # "I need the names for the presentation": what the answer is for
-    r"(?:i|we) (?:need|want) (?:the|their|those|these) \w+ for (?:the|my|our|a|an|this|"
-    r"tomorrow's) "
+    # "that doesn't look right after all": a complaint, no direction
+    r"(?:that|it|this|they|these|those|the \w+)(?: \w+)?? (?:doesn'?t|does not|don'?t|do not|"
+    r"isn'?t|is not|aren'?t|are not|didn'?t|did not) (?:look|seem|work|fit|read|come out)"
 )
 
 

@@ -216,7 +216,12 @@ class Mind:
             why = None  # "bigger dots for the cities": no reason, the layer
         if (outcome is None or isinstance(outcome, Fail)) and why and why.start() > 0:
             # "tilt the map to 60 degrees for a 3D look": the request without why it is made
-            return self.understand_clause(clause[: why.start()], guess=guess) or outcome
+            # (but "I need the names for the report" is what an answer is for, no request)
+            wanted = re.fullmatch(r"(?:i|we) (?:need|want) (?:the|their|those|these) \w+",
+                                  clause[: why.start()].strip(), re.I)  # fmt: skip
+            return self.understand_clause(clause[: why.start()], guess=guess and not wanted) or (
+                outcome
+            )
         return outcome
 
     def first(self, readings: Iterable[grammar.Intent], clause: str) -> Outcome | None:

@@ -122,7 +122,8 @@ PARTICIPLES = {
 # "Good morning! For the report I need ...": a greeting before the request
 GREETING = re.compile(
     r"^(?:(?:hi|hello|hey|good (?:morning|afternoon|evening)|morning)(?: there| all| team)?"
-    r"[,.!:]* +(?=\w))+",
+    r"[,.!:]* +(?=\w)|(?:thanks|thank you|great|perfect|lovely|brilliant)(?: so much| very "
+    r"much)?[,.!]*(?: -)? +(?=(?:can|could|would|will|please|now|and|also|next|then)\b))+",
     re.IGNORECASE,
 )
 # "could you show the name of each city": the request, read before the shorthands
@@ -405,7 +406,7 @@ SHORTHAND: list[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]]] = 
     (
         re.compile(
             r"\b(merge|dissolve|group|combine) (?:the )?([\w ]+?) into (?:their|the) (?:\w+ )?"
-            r"(\w+?)s?\b(?=[,.!?]|$)",
+            r"(\w+?)s?\b(?=[,.!?]|$| as (?:a )?new layer)",
             re.I,
         ),
         r"\1 the \2 by \3",
@@ -655,6 +656,38 @@ SHORTHAND: list[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]]] = 
             re.I,
         ),
         r"\2 \3 in the \1 layer",
+    ),
+    # "hide anything on the Cafes layer that's rated below 2": the cafes that are
+    (
+        re.compile(
+            r"\b(?:anything|everything|any(?: of the)? (?:features|points|places)|all(?: the)? "
+            r"(?:features|points|places)) (?:on|in|from) the ([\w ]{1,30}?) layer (?=that|which|"
+            r"with|whose|where)",
+            re.I,
+        ),
+        r"the \1 ",
+    ),
+    # "take that filter off": remove it; "could the map show just those": show them
+    (re.compile(r"\btake (that|the|this) filter off\b", re.I), r"remove \1 filter"),
+    (
+        re.compile(
+            r"\b(remove|clear|drop|delete|turn off|switch off) (that|the|this|those|these) "
+            r"(filters?|highlight|mask|labels?)(?: again)?(?: now)?(?=[.!?,]|$)",
+            re.I,
+        ),
+        r"\1 \2 \3",
+    ),
+    (re.compile(r"\b(that|which|who)'s\b", re.I), r"\1 is"),
+    (re.compile(r"^(?:can|could|would) the map (show|display) ", re.I), r"\1 "),
+    # "can we go back to how it was before that?": undo
+    (
+        re.compile(
+            r"\b(?:go|put (?:it|things|everything)|change (?:it|things)|set (?:it|things)|turn it|"
+            r"get) back to (?:how|the way|what) (?:it|things|everything|the map) (?:was|were|"
+            r"looked)(?: before(?: that| then)?)?",
+            re.I,
+        ),
+        "undo",
     ),
     # "could you bring them back on": show them
     (

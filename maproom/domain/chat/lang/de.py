@@ -31,6 +31,12 @@ MARKERS = ("der", "die", "das", "den", "dem", "des", "und", "auf", "nach", "mit"
 # Where a clause ends: the particle of a split verb comes just before.
 END = r"(?=\s*(?:[,.!?;]|$|bitte\b|und\b|dann\b))"
 REWRITES = [
+    # "für jeden Bezirk zählen, wie viele Sehenswürdigkeiten darin liegen": count them in each
+    (re.compile(r"\bfur (?:jeden|jede|jedes) (?P<a>\w+) (?:zahlen|zahlt|zahle),? wie viele "
+                r"(?P<b>\w+) (?:darin|dort|drin|da) (?:liegen|sind|gibt|stehen)(?:,? und (?:das|es|sie|"
+                r"dies) (?:als (?:karte|ebene|layer|neue ebene|eigene ebene) )?(?:zeigen|anzeigen|"
+                r"darstellen))?"),
+     r"count the \g<b> in each \g<a>"),
     # "eigentlich war es Spanien, das ich hervorheben wollte": I meant Spain
     (re.compile(r"\b(?:eigentlich |doch )?(?:war|ist) es (?P<x>[^,.!?]+?),? (?:das|den|die) ich "
                 r"(?:\w+ )*?(?:wollte|meinte)(?:,? nicht [^,.!?]+)?(?=[.!?]|$)"), r"i meant \g<x>"),
@@ -83,7 +89,8 @@ REWRITES = [
                 r" (?:sehen|anschauen|ansehen)(?=\s*(?:[?.!]|$))"), r"show me \g<x>"),
     (re.compile(r"^(?:wurden|konnten|wurdest|konntest|kannst|konnen) (?:sie|du) (?:bitte |mal )*"
                 r"(?P<x>[^?.!]+?) (?P<v>anzeigen|zeigen|einblenden|ausblenden|entfernen|loschen|"
-                r"markieren|hervorheben)(?=\s*(?:[?.!]|$))"),
+                r"markieren|hervorheben|einfarben|farben|klassifizieren|beschriften|umbenennen)"
+                r"(?=\s*(?:[?.!]|$))"),
      r"\g<v> \g<x>"),
     (re.compile(r"^(?P<x>(?:auf|zu|nach|in|an) [^?.!]+?) zoomen(?=\s*(?:[?.!]|$))"),
      r"zoom \g<x>"),
@@ -397,7 +404,7 @@ PHRASES: dict[str, str] = {
     "symbolgrosse": "symbol size", "linienbreite": "line width", "radius": "radius",
     "breite": "width", "klassen": "classes", "choroplethenkarte": "choropleth map",
     "flachenkartogramm": "choropleth map", "abgestufte darstellung": "choropleth",
-    "kategorien": "categories",
+    "kategorien": "categories", "kategorie": "category",
     "gleiche intervalle": "equal intervals", "quantile": "quantile", "basierend auf":
     "based on", "abhangig von": "depending on", "proportional zu": "proportional to",
     "heatmap": "heatmap", "warmekarte": "heatmap", "gewichtet nach": "weighted by",

@@ -14,6 +14,9 @@ MARKERS = ("classes", "le", "les", "du", "des", "et", "sur", "dans", "pour", "mo
            "est", "sont", "il", "y", "vers", "svp", "stp", "merci", "couche", "couches",
            "combien", "quelle", "quelles", "quel", "quels", "plus", "l", "d", "qu")  # fmt: skip
 REWRITES = [
+    # "découper les rivières selon la frontière de la France": to France
+    (re.compile(r"\b(?:selon|suivant|a|avec|par|sur) (?:la |les )?frontieres? (?:de |du |des )?"
+                r"(?:la |l'|le )?"), "to "),
     # "c'était l'Espagne que je voulais mettre en valeur, pas le Portugal": I meant Spain
     (re.compile(r"\b(?:en fait |finalement )?c'?(?:etait|est) (?:l'|la |le )?(?P<x>[^,.!?]+?) que "
                 r"(?:je )?(?:voulais|veux)(?: \w+)*?(?:,? (?:pas|non) [^,.!?]+)?(?=[.!?]|$)"),
@@ -48,8 +51,10 @@ REWRITES = [
     (re.compile(r"\bn['\u2019] ?(?:affiche|montre|garde)s? (?:plus )?que\b"), "only show"),
     # Elisions: "l'Allemagne", "d'habitants", "qu'il" are two words.
     (re.compile(r"\b(l|d|qu|j|n|s|c|m|t|jusqu|lorsqu|puisqu)['\u2019](?=\w)"), r"\1' "),
+    # "la renommer en « Villes principales »": rename it
+    (re.compile(r"\b(?:la|le|les) (renommer|renommez)\b"), r"\1 it"),
     (re.compile(r"\b(?:renomme|renommer|renommez|change le nom de|changer le nom de)\b"
-                r"(?P<what>.*?) (?:en|a|comme|par) (?P<name>[^\s\"].*)$"),
+                r"(?P<what>.*?) (?:en|a|comme|par) (?:« ?)?(?P<name>[^\s\"«].*?)(?: ?»)?[ .!?]*$"),
      r'rename\g<what> to "\g<name>"'),
     # "mets la couche des rivières au-dessus des autres": put, not make
     # "agrandis un peu les points des sites": bigger, not a zoom

@@ -413,7 +413,7 @@ PHRASES: dict[str, str] = {
     "cada": "each", "por cada": "per", "dissolve": "dissolve", "funde": "merge",
     "junta": "merge", "une": "merge", "recorta": "clip", "corta": "clip",
     "nova camada": "new layer", "uma nova camada": "a new layer", "guarda": "save",
-    "salva": "save", "cria": "create", "crie": "create", "criem": "create", "chamada": "called",
+    "salva": "save", "cria": "create", "criar": "create", "crie": "create", "criem": "create", "chamada": "called",
     "chamado": "called",
     "quilometros": "km", "km": "km", "metros": "m", "milhas": "mi",
     # history
