@@ -526,7 +526,8 @@ SHORTHAND: list[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]]] = 
     # "delete everything on this map": everything
     (
         re.compile(
-            r"\b(everything|all (?:the )?layers) (?:on|from|in) (?:this|the|my|our) map\b", re.I
+            r"\b(everything|all (?:the )?layers) (?:on|from|in) (?:this|the|my|our) (?:map|one)\b",
+            re.I,
         ),
         r"\1",
     ),
@@ -679,6 +680,16 @@ SHORTHAND: list[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]]] = 
     ),
     (re.compile(r"\b(that|which|who)'s\b", re.I), r"\1 is"),
     (re.compile(r"^(?:can|could|would) the map (show|display) ", re.I), r"\1 "),
+    # "get rid of the one we don't need any more": which one is not said
+    (
+        re.compile(
+            r"\bthe (one|layer|ones|layers) (?:that |which )?(?:we|i) (?:don'?t|do not|no longer) "
+            r"(?:need|use|want)(?: any ?more)?\b",
+            re.I,
+        ),
+        r"the layer",
+    ),
+    (re.compile(r"\bthe layers of (points|lines|polygons|dots|shapes)\b", re.I), r"the \1 layers"),
     # "can we go back to how it was before that?": undo
     (
         re.compile(

@@ -121,6 +121,8 @@ def _no_condition(mind: Mind, rest: str) -> Outcome | None:
     if bare is None:
         return None
     named = targets.named(mind, bare["layer"]) if bare["layer"] else list(mind.layers)
+    if isinstance(named, Ask) and bare["layer"] in targets.PRONOUNS:
+        named = list(mind.layers)  # "filter it by population" with nothing named: the field tells
     if not isinstance(named, list):
         return None
     fields = [(layer, targets.field_named(bare["field"], layer.get("fields") or []))
