@@ -146,7 +146,11 @@ REPORTED = re.compile(
     r"(?:someone|somebody|something) \w+ed\b|"
     # "that doesn't look right after all": a complaint, no direction
     r"(?:that|it|this|they|these|those|the \w+)(?: \w+)?? (?:doesn'?t|does not|don'?t|do not|"
-    r"isn'?t|is not|aren'?t|are not|didn'?t|did not) (?:look|seem|work|fit|read|come out)"
+    r"isn'?t|is not|aren'?t|are not|didn'?t|did not) (?:look|seem|work|fit|read|come out)|"
+    # "that's the campaign city", "the rotation confuses people": said of things, no request
+    r"(?:that|this|it) (?:is|was|'s) (?:the|our|a|an|my) |"
+    r"the (?:\w+ )?\w+ (?:confuses|bothers|annoys|distracts|irritates|worries|scares) |"
+    r"the (?:world|whole) (?:view|map) (?:looks|is|seems) "
 )
 
 

@@ -128,7 +128,7 @@ GREETING = re.compile(
 )
 # "could you show the name of each city": the request, read before the shorthands
 ASKED = re.compile(
-    r"^(?:(?:please|kindly|pls)[,]?\s+|(?:would|do) you mind\s+|(?:can|could|would|will) "
+    r"^(?:(?:please|kindly|pls)[,]?\s+(?!to )|(?:would|do) you mind\s+|(?:can|could|would|will) "
     r"(?:you|u)\s+(?:please\s+|kindly\s+|just\s+)?)+",
     re.IGNORECASE,
 )
@@ -169,7 +169,7 @@ SHORTHAND: list[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]]] = 
         re.compile(
             r"^for (?:the|my|our|a|an|this|next|tomorrow'?s|\w+'s) [\w' -]{1,60}?,? (?:(?=(?:i|we) "
             r"(?:need|want|would like|'d like)\b|(?:i'd|we'd) like\b)|(?=(?:please|can|could|would|"
-            r"will|may)\b)" + ASKING + ")",
+            r"will|may)\b\s+\w)" + ASKING + ")",
             re.I,
         ),
         "",
@@ -690,6 +690,28 @@ SHORTHAND: list[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]]] = 
         r"the layer",
     ),
     (re.compile(r"\bthe layers of (points|lines|polygons|dots|shapes)\b", re.I), r"the \1 layers"),
+    # "put it straight again with north up": no rotation
+    (
+        re.compile(
+            r"\b(?:put|set|make|turn|get) (?:it|the map|the view|things) (?:back )?straight(?: again)?"
+            r"(?:,? (?:with )?north (?:up|at the top))?",
+            re.I,
+        ),
+        "rotate the map to 0 degrees",
+    ),
+    # "for the Porto opening post (...) fly over to Porto": what it is for, said first
+    (
+        re.compile(
+            r"^for (?:the|my|our|a|an|this|next|tomorrow'?s|\w+'s) (?:[\w'-]+ ){0,4}?(?:post|slide|"
+            r"deck|report|presentation|meeting|brochure|leaflet|flyer|article|story|campaign|"
+            r"newsletter|print|poster|lesson|class|talk|paper|piece|guide|website|page|screenshot|"
+            r"video|reel|tweet|thread|briefing|handout|pitch|dossier)s?(?:[,:] | (?=(?:fly|go|zoom|"
+            r"show|take|make|colou?r|hide|put|set|add|draw|highlight|label|size|move|switch|turn|"
+            r"bring|pan|center|centre|rotate|tilt|filter|remove|delete|rename|classify)\b))",
+            re.I,
+        ),
+        "",
+    ),
     # "can we go back to how it was before that?": undo
     (
         re.compile(
