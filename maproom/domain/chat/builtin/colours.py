@@ -21,8 +21,9 @@ EVERYDAY = {
     "burgundy": "#800020", "maroon": "#800000", "olive": "#808000", "lavender": "#e6e6fa",
     "violet": "#ee82ee", "indigo": "#4b0082", "coral": "#ff7f50", "salmon": "#fa8072",
     "grey": "#808080", "gray": "#808080", "rose": "#ff007f", "ochre": "#cc7722",
-    # CSS purple (#800080) is a magenta to most eyes: a purple people point at when asked.
-    "purple": "#7b1fa2",
+    # CSS purple (#800080) is a magenta to most eyes: a purple people point at when asked;
+    # CSS brown (#a52a2a) is a dark red: a brown like wood or coffee.
+    "purple": "#7b1fa2", "brown": "#8b5a2b", "coffee": "#6f4e37", "coffee brown": "#6f4e37",
 }  # fmt: skip
 NAMES = frozenset(webcolors.names("css3")) | {name.replace(" ", "") for name in EVERYDAY}
 

@@ -567,8 +567,8 @@ FIRST_RULES: list[tuple[str, str]] = [
         r"all(?: the)? (?:other )?layers))?"
         r"(?: (?:one|1|a) ?(?:level|step|place|position|layer|notch)?)?|"
         r"(?:move|put|place|bring|send|draw|show|raise|lower|drop)?(?: the)? "
-        r"(?P<layer2>.+?)(?: layer)? (?P<rel>above|below|over|under|beneath|underneath"
-        r"|on top of|behind|in front of|on top|beneath|under) (?:the )?"
+        r"(?P<layer2>.+?)(?: layer)? (?:just |right |directly |immediately )?(?P<rel>above|below|"
+        r"over|under|beneath|underneath|on top of|behind|in front of|on top|beneath|under) (?:the )?"
         r"(?P<other>.+?)(?: layer)?",
     ),
     (
@@ -750,7 +750,7 @@ RULES: list[tuple[str, str]] = [
                 r"(?P<style3>" + STYLE_WORDS + r")"
                 r"(?: mode| theme| basemap| base map| map| style| view| background| one)?|"
                 r"(?:switch|change|set|turn|go|use|make|put|flip|move|toggle|show|display|give|have|"
-                r"get|bring back)(?: it| me| us)?"
+                r"get|bring back|go with|go for|try)(?: it| me| us)?"
                 r"(?: the)?(?: basemap| base map| background| map| map style| style| theme| mode"
                 r"| view| display)?(?: to| into| on| over to| for)?(?: a| an| the)? "
                 r"(?P<style>" + STYLE_WORDS + r")(?: mode| theme| basemap| base map| map| style|"
@@ -789,8 +789,8 @@ RULES: list[tuple[str, str]] = [
                r"(?P<name3>.+)"),
     ("heatmap", r"(?:show|make|turn|display|render|draw|view|visuali[sz]e|change)(?: the)? "
                 r"(?P<layer>.+?)(?: layer)? (?:as|into|to) (?:a )?heat ?map|(?:make|create|show"
-                r"|draw)"
-                r"(?: me)? (?:a )?heat ?map (?:of|for|from) (?:the )?(?P<layer2>.+)"),
+                r"|draw|do|build|add|give me|put|generate)"
+                r"(?: me| us)? (?:a )?heat ?map (?:of|for|from|with) (?:the )?(?P<layer2>.+)"),
     ("classify", r"(?:colou?r|shade|style|classify|paint|symboli[sz]e|visuali[sz]e|theme|show"
                  r"|display"
                  r"|map|categori[sz]e|group|split)(?: the)? (?P<layer>.+?)(?: layer)? (?:by|based"

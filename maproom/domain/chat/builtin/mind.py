@@ -32,7 +32,7 @@ Resolver = Callable[..., Outcome | None]
 RESOLVERS: dict[str, Resolver] = {}
 # Words that never begin or end the name of a layer in a sentence ("the", "make", "bigger").
 MENTION_EDGE = (COMMAND_WORDS | COMMON) - {"layer", "data", "points", "lines", "it", "them"}
-SENTENCES = re.compile(r"[.!?] +\w")  # a break between two sentences
+SENTENCES = re.compile(r"[.!?] +\w| - \w")  # a break between two sentences (or a dash)
 Read = list[tuple[str, Outcome]]
 
 

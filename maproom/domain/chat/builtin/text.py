@@ -168,7 +168,7 @@ SHORTHAND: list[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]]] = 
     (
         re.compile(
             r"^for (?:the|my|our|a|an|this|next|tomorrow'?s|\w+'s) [\w' -]{1,60}?,? (?:(?=(?:i|we) "
-            r"(?:need|want|would like|'d like)\b|(?:i'd|we'd) like\b)|(?=(?:please|can|could|would|"
+            r"(?:only |just )?(?:need|want|would like|'d like)\b|(?:i'd|we'd) like\b)|(?=(?:please|can|could|would|"
             r"will|may)\b\s+\w)" + ASKING + ")",
             re.I,
         ),
@@ -711,6 +711,31 @@ SHORTHAND: list[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]]] = 
             re.I,
         ),
         "",
+    ),
+    # "the light one looked cleaner, switch back to it": back to the light basemap
+    (
+        re.compile(
+            r"^(?:.*?\b)?the (light|dark|satellite|streets|street|blank|offline) (?:one|map|"
+            r"basemap|background|version)\b[^.!?]*?\b(?:switch|go|change|get|put it|turn it) back"
+            r"(?: to it| to that(?: one)?)?[.!]*$",
+            re.I,
+        ),
+        r"back to \1",
+    ),
+    # "the circles of the cities with size by the population": size them by it
+    (
+        re.compile(
+            r"^(?:the )?(?:circles|dots|points|symbols|markers|bubbles) of (the [\w ]+?) (?:with|"
+            r"having) (?:a |their )?(?:size|radius) (?:by|according to|based on|depending on|"
+            r"proportional to) (?:the |their )?(\w+)",
+            re.I,
+        ),
+        r"size \1 by \2",
+    ),
+    # "we only need the sites and the cities - hide everything else": only those
+    (
+        re.compile(r"^(?:i|we) (?:only|just) (?:need|want) ((?:the|our) [\w ]+?)(?= - |,|$)", re.I),
+        r"show only \1",
     ),
     # "can we go back to how it was before that?": undo
     (
