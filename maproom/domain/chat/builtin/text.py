@@ -377,7 +377,7 @@ SHORTHAND: list[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]]] = 
     (
         re.compile(
             r"\bour (?=(?:most|least|biggest|largest|smallest|best|worst|top|busiest|highest|"
-            r"lowest)\b)",
+            r"lowest|average|mean|total|combined|overall)\b)",
             re.I,
         ),
         "the ",
@@ -736,6 +736,31 @@ SHORTHAND: list[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]]] = 
     (
         re.compile(r"^(?:i|we) (?:only|just) (?:need|want) ((?:the|our) [\w ]+?)(?= - |,|$)", re.I),
         r"show only \1",
+    ),
+    # "save that as its own layer": a new one
+    (
+        re.compile(r"\b(save|keep|copy|put) (that|this|it|them|those|these) (?:as|in|into) "
+                   r"(?:its|their) own layer\b", re.I),
+        r"\1 \2 as a new layer",
+    ),
+    # "merge the districts by region into three bigger areas": by region
+    (
+        re.compile(
+            r"\b((?:merge|dissolve|group|combine) (?:the )?[\w ]+? by \w+) into (?:\w+ ){0,2}(?:areas|"
+            r"shapes|zones|regions|polygons|parts|groups|blocks)\b",
+            re.I,
+        ),
+        r"\1",
+    ),
+    # "a 500 m walking radius around each site": a buffer
+    (
+        re.compile(
+            r"\b(\d+(?:[.,]\d+)? ?(?:m|km|metres?|meters?|kilometres?|kilometers?|miles?|mi))"
+            r"(?: \w+)? (?:radius|radii|circles?|rings?|catchment(?: areas?)?|zones?|areas?)"
+            r"(?= around)",
+            re.I,
+        ),
+        r"\1 buffer",
     ),
     # "can we go back to how it was before that?": undo
     (

@@ -193,7 +193,7 @@ PHRASES: dict[str, str] = {
     "pra mim": "",
     "para mim": "", "preciso do": "i need the", "preciso da": "i need the",
     "ja nao precisamos": "we no longer need", "estamos a preparar": "we are preparing",
-    "estou a preparar": "i am preparing", "circulos": "circles", "circulo": "circle", "nao precisamos": "we don't need",
+    "estou a preparar": "i am preparing", "temos": "do we have", "circulos": "circles", "circulo": "circle", "nao precisamos": "we don't need",
     "precisamos": "we need", "centrado": "centred", "locais": "places", "estabelecimentos": "places", "centrada": "centred", "relatorio": "report",
     "o pais dela": "its country",
     "o pais dele": "its country",

@@ -43,6 +43,11 @@ def same(mind: Mind, slots: dict[str, str]) -> Outcome | None:
         return None
     if last.get("kind") in ON_A_PLACE and "place" in last["slots"]:  # "the same for Berlin"
         return redo(mind, str(last["kind"]), {**last["slots"], "place": target})
+    if last.get("kind") == "filter" and targets.named(mind, target) is None:
+        # "only the monuments", then "make that monuments and museums": another condition
+        kept = {key: value for key, value in last["slots"].items()
+                if key in ("hide", "narrow", "clause")}  # fmt: skip
+        return redo(mind, "filter", {**kept, "rest": target})
     if last.get("kind") not in ON_A_LAYER:
         return None
     again = {**last["slots"], "layer": target}

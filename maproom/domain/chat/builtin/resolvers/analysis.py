@@ -255,9 +255,23 @@ def clip(mind: Mind, slots: dict[str, str]) -> Outcome | None:
     return Done([action], [said])
 
 
+# What a filter shows, said as such ("save that as a new layer" after "only the monuments")
+SHOWN = re.compile(r"that|this|it|them|those|these|the (?:result|selection|filtered (?:ones|features|"
+                   r"cafes|points)|ones shown)|what(?: is|'s) (?:shown|left|visible|on the map)")
+
+
 @resolves("keep")
 def keep(mind: Mind, slots: dict[str, str], chosen: list[str] | None = None) -> Outcome | None:
-    """ "save the museums as a new layer", "make a new layer with the capitals"."""
+    """ "save the museums as a new layer", "make a new layer with the capitals"; "save that as
+    its own layer" after a filter: what the filter keeps."""
+    if chosen is None and SHOWN.fullmatch(slots.get("rest", "").strip()):
+        referred = targets.referred(mind)
+        if isinstance(referred, list) and len(referred) == 1:
+            where = (referred[0].get("style") or {}).get("filter")
+            if where:
+                action = {"type": "filter_to_layer", "layer_id": referred[0]["layer_id"],
+                          "filter": where, **_named(slots)}  # fmt: skip
+                return Done([action], [phrase("kept", layer=referred[0]["name"])])
     found = _with_value(mind, slots.get("rest", ""), chosen)
     if not isinstance(found, tuple):
         return found

@@ -195,6 +195,11 @@ def count(mind: Mind, slots: dict[str, str]) -> Outcome | None:
             if not isinstance(referred, dict):
                 return referred
             layers = [referred]
+    if layers is None and rest.strip():  # "how many capitals are there": Cities, capital true
+        bare = re.sub(r" (?:are there|do (?:i|we) have|exist|are on the map)$", "", rest.strip())
+        fits = conditions.fitting(mind, bare)
+        if len(fits) == 1:
+            layers, rest = [fits[0][0]], bare
     if layers is None:
         return None
     if isinstance(layers, Ask):
