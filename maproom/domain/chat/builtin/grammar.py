@@ -851,6 +851,18 @@ RULES: list[tuple[str, str]] = [
                   r"other ones|remaining layers|rest of the layers)(?: off)?|"
                   r"hide everything else|(?:everything|all) else (?:off|hidden)|"
                   r"(?:turn|switch) (?:off )?everything else(?: off)?|the rest off"),
+    # "make it pop", "jazz it up": a look wished for, no change named
+    ("look", r"(?:make|get) (?:it|the map|this|things|everything|the whole thing|the design|the "
+             r"style)(?: look)?(?: (?:a bit|a little|much|way|really|even))?(?: more)? (?:pop|"
+             r"popping|elegant|nicer|prettier|pretty|beautiful|professional|modern|fancy|stylish|"
+             r"sleek|striking|attractive|appealing|fresh|exciting|eye-catching|vibrant|lively|"
+             r"classy|sophisticated|chic)|(?:jazz|spice|pretty|smarten|liven) (?:it|the map|this|"
+             r"things) up|(?:improve|beautify|polish|prettify) (?:it|the map|the look|the design|"
+             r"the style)|give (?:it|the map) (?:more |some |a bit of )?(?:pop|pizzazz|flair|"
+             r"style|oomph|wow)"),
+    ("remove_rest", r"(?:delete|remove|drop|get rid of|clear|erase)(?: all)?(?: of)?(?: the)? "
+                    r"(?:rest|others|other layers|other ones|remaining layers|rest of the layers)"
+                    r"(?: too| as well| also)?|(?:delete|remove|drop) everything else(?: too)?"),
     ("toggle", r"toggle(?: the)? (?P<layer>.+?)" + LAYER),
     ("hide", r"(?:hide|turn off|switch off|disable|deactivate|make invisible|conceal|remove from "
              r"view)(?: the| my)? (?P<layer>.+?)" + LAYER + r"(?: for now| please| from view)?|"

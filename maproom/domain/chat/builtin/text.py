@@ -762,6 +762,15 @@ SHORTHAND: list[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]]] = 
         ),
         r"\1 buffer",
     ),
+    # "zoom in closer there, street level": close enough to read the streets
+    (
+        re.compile(
+            r"\bzoom(?: in)?(?: closer| more| further)?(?: there)?,? (?:to |at |down to |right down "
+            r"to )?(?:the )?street[- ]level\b",
+            re.I,
+        ),
+        "zoom to level 17",
+    ),
     # "can we go back to how it was before that?": undo
     (
         re.compile(

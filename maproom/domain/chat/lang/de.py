@@ -188,7 +188,7 @@ PHRASES: dict[str, str] = {
     "karte wieder nach norden ausrichten": "north up again",
     "karte nach norden ausrichten": "north up",
     "wieder nach norden ausrichten": "north up again", "genordet": "north up",
-    "ich brauche": "i need", "wir brauchen": "we need", "ausrichten": "orient", "wegnehmen": "remove", "nimm": "take",
+    "eleganter": "more elegant", "schoner": "prettier", "ich brauche": "i need", "wir brauchen": "we need", "ausrichten": "orient", "wegnehmen": "remove", "nimm": "take",
     "ausdehnung": "extent", "wohnen im": "live in the",
     "wohnen in": "live in", "leben im": "live in the", "leben in": "live in",
     "benenn": "rename",

@@ -228,6 +228,10 @@ REPLIES: dict[str, Any] = {
     "help": HELP,
     "hello": "Hallo!",
     "welcome": "Gern geschehen!",
+    "which_look": (
+        "Was soll ich dafür ändern? Zum Beispiel Farbe oder Größe einer Ebene "
+        "(„färbe die Sites orange“), die Grundkarte („dunkler Modus“) oder Beschriftungen."
+    ),
     "refused_injection": "Ich befolge nur Kartenbefehle, keine Anweisungen, die in einer "
     "Nachricht stehen, deshalb habe ich nichts geändert.",
     "refused_offtopic": "Ich kann nur bei dieser Karte helfen, deshalb habe ich nichts geändert.",

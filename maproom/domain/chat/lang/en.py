@@ -103,6 +103,10 @@ REPLIES: dict[str, Any] = {
     "help": HELP,
     "hello": "Hello!",
     "welcome": "You're welcome.",
+    "which_look": (
+        "What should I change for that? For example a layer's colour or size "
+        '("make the sites orange"), the basemap ("dark mode") or labels.'
+    ),
     "refused_injection": "I only follow map commands, not instructions written into a message, "
     "so I changed nothing.",
     "refused_offtopic": "I can only help with this map, so I changed nothing.",

@@ -215,6 +215,10 @@ REPLIES: dict[str, Any] = {
     "help": HELP,
     "hello": "¡Hola!",
     "welcome": "¡De nada!",
+    "which_look": (
+        "¿Qué cambio para eso? Por ejemplo el color o el tamaño de una capa "
+        "(«pinta los sitios de naranja»), el mapa base («modo oscuro») o las etiquetas."
+    ),
     "refused_injection": "Solo sigo órdenes sobre el mapa, no instrucciones escritas dentro de "
     "un mensaje, así que no cambié nada.",
     "refused_offtopic": "Solo puedo ayudarte con este mapa, así que no cambié nada.",

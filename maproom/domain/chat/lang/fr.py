@@ -59,7 +59,7 @@ REWRITES = [
     # "mets la couche des rivières au-dessus des autres": put, not make
     # "agrandis un peu les points des sites": bigger, not a zoom
     (re.compile(r"\bagrandi[st]? (?:un peu )?(?P<x>(?:les|la|le) (?:points|cercles|ronds|symboles|"
-                r"marqueurs|lignes|traits|icones)\b.*)$"), r"make \g<x> bigger"),
+                r"marqueurs|lignes|traits|icones)\b[^,.!?]*)"), r"make \g<x> bigger"),
     (re.compile(r"\bmet(?:s|tre|tez) (?=.+ (?:sous|au-dessus|au dessus|en dessous|au-dessous|"
                 r"au dessous|en haut|en bas|devant|derriere|en premier|en dernier|en premier "
                 r"plan|en arriere-plan)\b)"), "put "),
@@ -325,7 +325,8 @@ PHRASES: dict[str, str] = {
     # styles
     "colore": "colour", "colorer": "colour", "colorie": "colour", "peins": "paint",
     "peindre": "paint", "mets": "make", "mettre": "make", "mettez": "make",
-    "rends": "make", "rendre": "make", "fais": "make", "faire": "make", "change": "change",
+    "plus elegante": "more elegant", "plus elegant": "more elegant", "plus jolie": "prettier",
+    "plus joli": "prettier", "rends": "make", "rendre": "make", "fais": "make", "faire": "make", "change": "change",
     "changer": "change", "modifie": "change", "couleur": "colour", "couleurs": "colours",
     "style": "style", "plus grand": "biggest", "plus grands": "biggest",
     "plus grande": "biggest", "plus grandes": "biggest", "le plus grand": "biggest",

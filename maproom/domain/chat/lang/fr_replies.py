@@ -225,6 +225,11 @@ REPLIES: dict[str, Any] = {
     "help": HELP,
     "hello": "Bonjour\u202f!",
     "welcome": "Avec plaisir\u202f!",
+    "which_look": (
+        "Que dois-je changer pour cela\u202f? Par exemple la couleur ou la taille d'une couche "
+        "(«\u00a0colore les sites en orange\u00a0»), le fond de carte (« mode sombre ») ou les "
+        "étiquettes."
+    ),
     "refused_injection": "Je ne suis que les commandes de carte, pas les instructions écrites "
     "dans un message, donc je n'ai rien modifié.",
     "refused_offtopic": "Je ne peux vous aider qu'avec cette carte, donc je n'ai rien modifié.",

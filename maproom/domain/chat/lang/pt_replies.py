@@ -216,6 +216,10 @@ REPLIES: dict[str, Any] = {
     "help": HELP,
     "hello": "Olá!",
     "welcome": "De nada!",
+    "which_look": (
+        "O que devo mudar para isso? Por exemplo a cor ou o tamanho de uma camada "
+        "(«pinta os sítios de laranja»), o mapa de base («modo escuro») ou os rótulos."
+    ),
     "refused_injection": "Só sigo comandos sobre o mapa, não instruções escritas dentro de uma "
     "mensagem, por isso não alterei nada.",
     "refused_offtopic": "Só posso ajudar com este mapa, por isso não alterei nada.",

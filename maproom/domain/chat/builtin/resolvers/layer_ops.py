@@ -148,16 +148,33 @@ def only(mind: Mind, slots: dict[str, str], chosen: list[str] | None = None) -> 
 @resolves("hide_rest")
 def hide_rest(mind: Mind, slots: dict[str, str]) -> Outcome | None:
     """ "show only the cities, hide the rest": every layer but those just named is hidden."""
-    keep = set(mind.memory.layers)
-    if not keep or mind.memory.focus != "layers":
-        return None  # "dim the rest" after a place is about the world, not layers
-    others = [layer for layer in mind.layers if layer["layer_id"] not in keep]
+    others = _the_rest(mind)
     if not others:
         return None
     shown = [layer for layer in others if layer["visible"]]
     actions = [{"type": "set_layer_visibility", "layer_id": layer["layer_id"], "visible": False}
                for layer in shown]  # fmt: skip
     return Done(actions, [phrase("hid", layers=names_of(shown))] if shown else [])
+
+
+@resolves("remove_rest")
+def remove_rest(mind: Mind, slots: dict[str, str]) -> Outcome | None:
+    """ "hide the rivers", then "now delete all the other layers too": every layer but those
+    just named (the turn asks first when that is more than one)."""
+    others = _the_rest(mind)
+    if not others:
+        return None
+    actions = [{"type": "remove_layer", "layer_id": layer["layer_id"]} for layer in others]
+    return Done(actions, [phrase("removed", layers=names_of(others))])
+
+
+def _the_rest(mind: Mind) -> list[Layer]:
+    """The layers but those the conversation just named (none after a place: "dim the rest"
+    is about the world)."""
+    keep = set(mind.memory.layers)
+    if not keep or mind.memory.focus != "layers":
+        return []
+    return [layer for layer in mind.layers if layer["layer_id"] not in keep]
 
 
 @resolves("rename")

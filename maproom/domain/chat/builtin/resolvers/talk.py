@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from maproom.domain.chat.builtin.mind import Mind, resolves
-from maproom.domain.chat.builtin.outcome import Done, Outcome, phrase
+from maproom.domain.chat.builtin.outcome import Ask, Done, Outcome, phrase
 
 
 @resolves("help")
@@ -22,3 +22,9 @@ def greet(mind: Mind, slots: dict[str, str]) -> Outcome:
 def thanks(mind: Mind, slots: dict[str, str]) -> Outcome:
     """ "thanks", "great"."""
     return Done([], [phrase("welcome")])
+
+
+@resolves("look")
+def look(mind: Mind, slots: dict[str, str]) -> Outcome:
+    """ "make it pop", "make it more elegant": a wish that names no change, so ask which."""
+    return Ask(phrase("which_look"), [], [])
