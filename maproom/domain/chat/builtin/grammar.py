@@ -234,6 +234,10 @@ FIRST_RULES: list[tuple[str, str]] = [
     ),
     (
         "count",
+        # "what's the highest rating?" "how many have that?": those with the value answered
+        r"how many(?: of them| ones| features| of those)? (?:have|has|got|share|get|are at) "
+        r"(?P<answered>that|this|it|that value|that one|that rating|that number|that score|the "
+        r"same(?: value| rating| number| score)?)|"
         # "how many cities does Germany have": the cities in Germany
         r"how many (?P<rest6>[\w ]+?) (?:does|do) (?P<inside>(?!the\b)[\w .'-]+?) "
         r"(?:have|hold|contain|count)|"

@@ -771,6 +771,21 @@ SHORTHAND: list[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]]] = 
         ),
         "zoom to level 17",
     ),
+    # "rotate the map 90 degrees so east is at the top": why, after the request
+    (
+        re.compile(
+            r",? so (?:that )?(?:north|south|east|west) (?:is|points|faces|sits) (?:at the top|up|"
+            r"upwards)\b",
+            re.I,
+        ),
+        "",
+    ),
+    # "make the sea more dark": darker
+    (
+        re.compile(r"\bmore (dark|light|bright|pale|deep)\b", re.I),
+        lambda m: {"dark": "darker", "light": "lighter", "bright": "brighter", "pale": "paler",
+                   "deep": "deeper"}[m[1].lower()],  # fmt: skip
+    ),
     # "can we go back to how it was before that?": undo
     (
         re.compile(
@@ -964,7 +979,8 @@ def normalise(text: str) -> str:
     text = re.sub(r"\b((?:tilt|rotate|turn|spin|pitch)\w* (?:the map|the view)) there\b", r"\1",
                   text, flags=re.I)  # fmt: skip
     # "highlight Portugal" then "now Spain instead": the same, for Spain
-    instead = re.fullmatch(r"(?:(?:now|and|then|ok|okay|no|better),? )*(?P<x>[^,]+?),? instead"
+    instead = re.fullmatch(r"(?:(?:now|and|then|ok|okay|no|better|do|try|go with),? )*(?P<x>[^,]+?),?"
+                           r" instead"
                            r"(?: of [^,]+?)?[.!]*", text,
                            re.I) or RETHOUGHT.fullmatch(text)  # fmt: skip
     said = instead["x"].lower().split() if instead else []

@@ -20,6 +20,7 @@ WORDS = (
     lowest average total sum mean show hide zoom fly please thanks thank rotate tilt label
     labels buffer clip dissolve merge count filter only just again same too also do does
     is are there have has with without more than less fewer least most of in to on at by
+    now instead rather actually make made done doing lets let's those these ones one
     """.split()  # noqa: SIM905 (a word list reads best as text)
     )
 )

@@ -14,6 +14,9 @@ MARKERS = ("classes", "le", "les", "du", "des", "et", "sur", "dans", "pour", "mo
            "est", "sont", "il", "y", "vers", "svp", "stp", "merci", "couche", "couches",
            "combien", "quelle", "quelles", "quel", "quels", "plus", "l", "d", "qu")  # fmt: skip
 REWRITES = [
+    # "remets la carte droite": straight, not to the right
+    (re.compile(r"\b(?:remets|mets|remettez|mettez|redresse|redressez)(?: la carte| la vue)? "
+                r"(?:droite|d'aplomb|a l'endroit)\b"), "put the map straight"),
     # "découper les rivières selon la frontière de la France": to France
     (re.compile(r"\b(?:selon|suivant|a|avec|par|sur) (?:la |les )?frontieres? (?:de |du |des )?"
                 r"(?:la |l'|le )?"), "to "),

@@ -167,6 +167,17 @@ def count(mind: Mind, slots: dict[str, str]) -> Outcome | None:
         inside = slots["inside"]
         found = count(mind, {"rest": f"{slots.get('rest', '')} in {inside}"})
         return found if isinstance(found, Done | Ask) else count(mind, {"rest": inside})
+    if slots.get("answered"):  # "how many have that?" after a ranking: its value
+        subset = mind.memory.subset or {}
+        layer = next((x for x in mind.layers if x["layer_id"] == subset.get("layer")), None)
+        if layer is None or not subset.get("filter"):
+            return None
+        answer = stats(mind, layer, None, subset["filter"])
+        if failed(answer):
+            return failed(answer)
+        said = phrase("count_where", count=answer["count"], total=layer.get("feature_count"),
+                      layer=layer["name"])  # fmt: skip
+        return Done([], [said])
     if PEOPLE_COUNTED.match(slots.get("rest", "")) and not targets.named(mind, "people"):
         return None  # "how many inhabitants have the German cities": a total, not a count
     layers, rest = split(mind, slots.get("rest", ""))
@@ -426,6 +437,9 @@ def top(mind: Mind, slots: dict[str, str]) -> Outcome | None:
     remember(mind, layer, rows[0])
     named = [{"name": feature_name(layer, row), "value": (row.get("properties") or {}).get(
         field["name"])} for row in rows]  # fmt: skip
+    if len({str(row["value"]) for row in named}) == 1:  # "how many have that?" next
+        same = {"field": field["name"], "op": "==", "value": named[0]["value"]}
+        mind.memory.subset = {"layer": layer["layer_id"], "filter": same}
     sup = (slots.get("sup") or "").lower()
     return Done([], [phrase("top", layer=layer["name"], field=field["name"], sup=sup,
                             features=named)])  # fmt: skip
