@@ -244,7 +244,8 @@ FIRST_RULES: list[tuple[str, str]] = [
         r"how many [\w ]+? (?:does|do) (?:the )?(?P<rest2>.+?)(?: layer)? (?:have|hold|contain)|"
         r"(?:feature|row|record|point) count (?:for|of|in) (?:the )?(?P<rest3>.+)|"
         r"(?:how many|what(?:'s| is) the number of|the number of|count(?: the| all)?|"
-        r"number of|total number of) (?P<rest>.+?)(?: are there| do (?:i|we) have| exist| have|"
+        r"number of|total number of) (?P<rest>.+?)(?: are there| do (?:i|we) have| (?:we|i) have|"
+        r" exist| have|"
         r" has|"
         r" there are| in total| altogether)?(?:(?: are| is)?(?: there)? (?:in|on) (?:the|this|"
         r"that|my) (?:layer|map|dataset|data|table))?",

@@ -141,6 +141,16 @@ _VERB = {"hid": "hide", "remov": "remove", "show": "show", "turn": "turn", "swit
          "colour": "colour", "color": "color", "mak": "make"}  # fmt: skip
 ASKING = r"(?:(?:can|could|would|will) you (?!mind)(?:please )?|please )?(?=\w)"  # after what it is for
 SHORTHAND: list[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]]] = [
+    # "... please? Many thanks. Kind regards, Maria": how a letter ends
+    (
+        re.compile(
+            r"(?<=\S)[.!?,]?\s*(?:(?:and |& )?(?:many thanks|thanks(?: very much| a lot| so much| in "
+            r"advance)?|thank you(?: very much| so much| in advance)?|kind regards|best regards|"
+            r"best wishes|warm regards|regards|all the best)[,.!]*\s*)+(?:(?-i:[A-Z])\w+)?[.!]*$",
+            re.I,
+        ),
+        "",
+    ),
     (re.compile(r"\b(?:u)\b", re.IGNORECASE), "you"),
     (re.compile(r"\b(?:ur)\b", re.IGNORECASE), "your"),
     (re.compile(r"\bteh\b", re.IGNORECASE), "the"),
@@ -457,7 +467,8 @@ SHORTHAND: list[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]]] = 
     # "show me the whole Sites layer": all of it on screen
     (
         re.compile(
-            r"^show (?:me )?(?:the )?(?:whole|entire|full|complete) (?!of )([\w ]+?)(?: layer)?"
+            r"^show (?:me )?(?:the )?(?:whole|entire|full|complete) (?!of |(?:country|nation|region|"
+            r"world|map|thing|state|island|continent)\b)([\w ]+?)(?: layer)?"
             r"[.!]*$",
             re.I,
         ),
@@ -625,11 +636,12 @@ SHORTHAND: list[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]]] = 
     # "We have a delegation from Edinburgh, so would you mind ...": the request after why
     (
         re.compile(
-            r"^[^.!?]{3,}?(?:,? so| -) (?=(?:can|could|would|will) (?:you|we)\b|please\b|(?:i|we) "
-            r"(?:need|want)\b|(?:i|we)(?:'d| would) like\b)",
+            r"^([^.!?]{3,}?)(?:,? so| -) (?=(?:for (?:the|a|our|my) [\w -]{1,30}? )?(?:(?:can|could|"
+            r"would|will) (?:you|we)\b|please\b|(?:i|we) (?:need|want)\b|(?:i|we)(?:'d| would) "
+            r"like\b))",
             re.I,
         ),
-        "",
+        r"\1. ",
     ),
     # "... the rivers? I only want the districts and the sites showing": only those
     (
@@ -785,6 +797,15 @@ SHORTHAND: list[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]]] = 
         re.compile(r"\bmore (dark|light|bright|pale|deep)\b", re.I),
         lambda m: {"dark": "darker", "light": "lighter", "bright": "brighter", "pale": "paler",
                    "deep": "deeper"}[m[1].lower()],  # fmt: skip
+    ),
+    # "the director would like to see the city with ...": show it
+    (
+        re.compile(
+            r"^(?:our|the|my) [\w ]{1,40}? (?:wants|would like|needs|has asked|asked|wanted|"
+            r"would love) (?:us |me )?to see\b",
+            re.I,
+        ),
+        "show",
     ),
     # "can we go back to how it was before that?": undo
     (

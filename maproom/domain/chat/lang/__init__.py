@@ -97,8 +97,12 @@ def english(text: str, code: str, protected: frozenset[str] = frozenset()) -> st
     if code == "en":
         return text
     module = LANGUAGES[code]
-    for pattern, template in module.REWRITES:
-        text = _rewrite(text, pattern, template)
+    # each sentence on its own ("Guten Tag. Könnten Sie die Karte auf München zoomen?")
+    sentences = re.split(r"(?<=[.!?])(\s+)", text)
+    for at in range(0, len(sentences), 2):
+        for pattern, template in module.REWRITES:
+            sentences[at] = _rewrite(sentences[at], pattern, template)
+    text = "".join(sentences)
     phrases = _lexicon(code)[0]
     tokens = TOKEN.findall(text)
     inside: set[int] = set()

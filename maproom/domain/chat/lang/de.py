@@ -76,8 +76,9 @@ REWRITES = [
     (re.compile(r"^(?P<x>.+?) mit (?:den |ihren |ihrem )?(?P<f>\S+) beschriften(?=\s*(?:[?.!]|$))"),
      r"label \g<x> with \g<f>"),
     (re.compile(r"^(?:(?:gruezi|gruss gott|hallo|servus|moin),? )?(?:kannst|konntest|konnten|"
-                r"konnen|wurden|wurdest) (?:du|sie) (?:bitte |mal )*(?:auf|nach) (?P<x>[^?.!]+?)"
-                r" zoomen(?=\s*(?:[?.!]|$))"), r"zoom to \g<x>"),
+                r"konnen|wurden|wurdest) (?:du|sie) (?:bitte |mal )*(?:die karte |die ansicht )?"
+                r"(?:bitte |mal )*(?:auf|nach) (?P<x>[^?.!]+?) zoomen(?=\s*(?:[?.!]|$))"),
+     r"zoom to \g<x>"),
     # "Blende alles außer den Städten aus": only the cities
     (re.compile(r"\b(?:blend|blende|blenden sie) alles au(?:ss|ß)er (?P<x>.+?) aus" + END),
      r"only show \g<x>"),
@@ -89,7 +90,8 @@ REWRITES = [
                 r" (?:sehen|anschauen|ansehen)(?=\s*(?:[?.!]|$))"), r"show me \g<x>"),
     (re.compile(r"^(?:wurden|konnten|wurdest|konntest|kannst|konnen) (?:sie|du) (?:bitte |mal )*"
                 r"(?P<x>[^?.!]+?) (?P<v>anzeigen|zeigen|einblenden|ausblenden|entfernen|loschen|"
-                r"markieren|hervorheben|einfarben|farben|klassifizieren|beschriften|umbenennen)"
+                r"markieren|hervorheben|einfarben|farben|klassifizieren|beschriften|umbenennen|"
+                r"drehen|neigen|verschieben|bewegen)"
                 r"(?=\s*(?:[?.!]|$))"),
      r"\g<v> \g<x>"),
     (re.compile(r"^(?P<x>(?:auf|zu|nach|in|an) [^?.!]+?) zoomen(?=\s*(?:[?.!]|$))"),
@@ -188,7 +190,8 @@ PHRASES: dict[str, str] = {
     "karte wieder nach norden ausrichten": "north up again",
     "karte nach norden ausrichten": "north up",
     "wieder nach norden ausrichten": "north up again", "genordet": "north up",
-    "eleganter": "more elegant", "schoner": "prettier", "ich brauche": "i need", "wir brauchen": "we need", "ausrichten": "orient", "wegnehmen": "remove", "nimm": "take",
+    "freundliche grüße": "kind regards", "mit freundlichen grüßen": "kind regards",
+    "viele grüße": "kind regards", "liebe grüße": "kind regards", "eleganter": "more elegant", "schoner": "prettier", "ich brauche": "i need", "wir brauchen": "we need", "ausrichten": "orient", "wegnehmen": "remove", "nimm": "take",
     "ausdehnung": "extent", "wohnen im": "live in the",
     "wohnen in": "live in", "leben im": "live in the", "leben in": "live in",
     "benenn": "rename",

@@ -94,7 +94,7 @@ REWRITES = [
 ]  # fmt: skip
 AFTER = common.NOUN_FIRST
 PHRASES: dict[str, str] = {
-    "mas elegante": "more elegant", "mas bonito": "prettier", "mas bonita": "prettier",
+    "asi que": "so", "por eso": "so", "mas elegante": "more elegant", "mas bonito": "prettier", "mas bonita": "prettier",
     # spoken forms (issue sets L and M): "kiero", "xfa", "tb", "haceme"
     "poner el norte arriba": "north up", "el norte arriba": "north up", "quitale": "remove",
     "quitale el resaltado": "remove the highlight", "el resaltado": "the highlight",

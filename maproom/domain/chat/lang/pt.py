@@ -193,8 +193,8 @@ PHRASES: dict[str, str] = {
     "pra mim": "",
     "para mim": "", "preciso do": "i need the", "preciso da": "i need the",
     "ja nao precisamos": "we no longer need", "estamos a preparar": "we are preparing",
-    "mais elegante": "more elegant", "mais bonito": "prettier", "mais bonita": "prettier",
-    "estou a preparar": "i am preparing", "temos": "do we have", "circulos": "circles", "circulo": "circle", "nao precisamos": "we don't need",
+    "por isso": "so", "entao": "so", "mais elegante": "more elegant", "mais bonito": "prettier", "mais bonita": "prettier",
+    "estou a preparar": "i am preparing", "temos": "we have", "circulos": "circles", "circulo": "circle", "nao precisamos": "we don't need",
     "precisamos": "we need", "centrado": "centred", "locais": "places", "estabelecimentos": "places", "centrada": "centred", "relatorio": "report",
     "o pais dela": "its country",
     "o pais dele": "its country",
@@ -268,7 +268,7 @@ PHRASES: dict[str, str] = {
     "por favor": "please", "se faz favor": "please", "faz favor": "please", "pf": "please",
     "obrigado": "thanks", "obrigada": "thanks", "valeu": "thanks", "otimo": "great",
     "perfeito": "perfect", "bonito": "nice", "boa": "great", "ola": "hello", "oi": "hello",
-    "bom dia": "hello", "podes": "can you", "pode": "can you", "poderia": "could you",
+    "bom dia": "hello", "podes": "can you", "pode": "can you", "poderia": "could you", "podia": "could you",
     "consegues": "can you", "quero": "i want to", "queria": "i want to", "gostaria de":
     "i want to", "preciso de": "i want to", "agora": "now", "tambem": "also", "depois":
     "then", "e depois": "then", "e": "and", "mas": "but", "ou": "or", "um pouco": "a bit",

@@ -202,7 +202,8 @@ def goto(mind: Mind, slots: dict[str, str]) -> Outcome | None:
         layers = targets.named(mind, text)
         if isinstance(layers, list) and layers and targets.exactly(mind, text, layers):
             return mind.resolve("zoom_layer", {"layer": text})
-    if ITS_COUNTRY.fullmatch(fold(text)) and mind.memory.place:  # "show the whole country"
+    its = ITS_COUNTRY.fullmatch(text.lower()) or ITS_COUNTRY.fullmatch(fold(text))
+    if its and mind.memory.place:  # "show the whole country"
         country = _country_of_last(mind)
         return to_place(mind, "goto", slots, country) if country is not None else None
     outcome = outcome_for(mind, "goto", slots, text)
