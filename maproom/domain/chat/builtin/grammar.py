@@ -195,7 +195,7 @@ FIRST_RULES: list[tuple[str, str]] = [
         r"(?:zoom|go|jump|set(?: the)? zoom(?: level)?)(?: in| out)?(?: to)?"
         r"(?: zoom)?(?: level)? (?P<level>\S+)(?:(?: over| on| at| in| around| above)?"
         r" (?P<there>there|that place|it|here))|"
-        r"(?:zoom|go) (?:in|to level \S+ )?(?P<there2>there)",
+        r"zoom (?:in |to level \S+ )?(?P<there2>there)",
     ),
     (
         "zoom_there",

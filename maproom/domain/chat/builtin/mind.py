@@ -22,7 +22,7 @@ from typing import Any
 
 from maproom.domain.chat import lang
 from maproom.domain.chat.builtin import grammar, keywords, scene, targets
-from maproom.domain.chat.builtin.gazetteer import FUZZY_TOWNS, Gazetteer, as_json, fold
+from maproom.domain.chat.builtin.gazetteer import FUZZY_TOWNS, Gazetteer, Place, as_json, fold
 from maproom.domain.chat.builtin.memory import Memory
 from maproom.domain.chat.builtin.outcome import Ask, DataKey, Done, Fail, Need, Outcome, Phrase
 from maproom.domain.chat.builtin.text import COMMAND_WORDS, COMMON, Spelled, normalise
@@ -185,9 +185,12 @@ class Mind:
         named = targets.named(self, " ".join(words[found[0] : found[1]])) if found else None
         if isinstance(named, list) and len(named) == 1:
             self.memory.named([named[0]["layer_id"]])
+        from maproom.domain.chat.builtin.resolvers import places  # one module, no cycle
+
         name = r"[A-Z][\w'-]+(?:(?: (?:de|da|do|del|of|la|am))? [A-Z][\w'-]+)*"
         for run in re.finditer(rf"(?<![\w']){name}", clause):
-            place = self.places.find(run.group(0), fuzzy=False, language=self.language).sure
+            found = places.find(self, run.group(0), fuzzy=False)
+            place = found if isinstance(found, Place) else found.sure
             if place is not None and (place.kind != "city" or place.population >= FUZZY_TOWNS):
                 self.memory.went(as_json(place))
                 self.passing = True

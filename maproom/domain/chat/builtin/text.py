@@ -104,7 +104,7 @@ TRAILING = re.compile(
     r"if possible|if you could|when you can|real quick|right now|asap|ok|okay|up close|"
     r"close up|(?:in|from) (?:the|this|my|our) (?:data|dataset|data set)|show (?:me|us)|"
     r"(?:can|could) (?:you|u) (?:show|find) (?:me|it|us)(?: on the map)?|is better|"
-    r"looks better|would be better|instead)|[\s,.!?;:]+)+$",
+    r"looks better|would be better|instead|next)|[\s,.!?;:]+)+$",
     re.IGNORECASE,
 )
 # What a request said in the passive is done by ("could the districts be shaded ..."): its verb
@@ -636,7 +636,8 @@ SHORTHAND: list[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]]] = 
     # "We have a delegation from Edinburgh, so would you mind ...": the request after why
     (
         re.compile(
-            r"^([^.!?]{3,}?)(?:,? so| -) (?=(?:for (?:the|a|our|my) [\w -]{1,30}? )?(?:(?:can|could|"
+            r"(?:^|(?<=[.!?] ))([^.!?]{3,}?)(?:,? so| -) (?=(?:for (?:the|a|our|my) [\w -]{1,30}? )?"
+            r"(?:(?:can|could|"
             r"would|will) (?:you|we)\b|please\b|(?:i|we) (?:need|want)\b|(?:i|we)(?:'d| would) "
             r"like\b))",
             re.I,
@@ -806,6 +807,20 @@ SHORTHAND: list[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]]] = 
             re.I,
         ),
         "show",
+    ),
+    # "we need a 2 km zone around each site. Could you draw that on the map?": what is needed
+    (
+        re.compile(
+            r"^(?:[^.!?]*?\b)?(?:(?:we|i) (?:only |really |also )?(?:need|want|would like|'d like)"
+            r"(?: to (?:see|have|know|find out))?|(?:asked|wants to know|would like to know|asked "
+            r"(?:me|us)))(?: (?:is|for|about))? (?P<x>[^.!?]+)[.!?]+ +(?:(?:so )?(?:could|can|"
+            r"would|will) you )?(?:please )?(?:draw|create|make|do|add|show|put|calculate|compute|"
+            r"tell (?:me|us)|work(?: (?:that|it|this))? out|give (?:me|us)|find|get|produce|set up)"
+            r"(?: (?:that|it|this|them|those|these|one))?(?: out)?(?: on the map| for (?:me|us)| "
+            r"there)?(?: please)?(?:,? (?:which|what) [^.!?]*)?[.!?]*$",
+            re.I,
+        ),
+        lambda m: ("make " if re.match(r"(?:a|an|one|some) ", m["x"], re.I) else "") + m["x"],
     ),
     # "can we go back to how it was before that?": undo
     (

@@ -94,7 +94,8 @@ REWRITES = [
 ]  # fmt: skip
 AFTER = common.NOUN_FIRST
 PHRASES: dict[str, str] = {
-    "asi que": "so", "por eso": "so", "mas elegante": "more elegant", "mas bonito": "prettier", "mas bonita": "prettier",
+    "necesitamos": "we need", "crearla": "create it", "crearlo": "create it",
+    "dibujarla": "draw it", "dibujarlo": "draw it", "hacerlo": "do it", "asi que": "so", "por eso": "so", "mas elegante": "more elegant", "mas bonito": "prettier", "mas bonita": "prettier",
     # spoken forms (issue sets L and M): "kiero", "xfa", "tb", "haceme"
     "poner el norte arriba": "north up", "el norte arriba": "north up", "quitale": "remove",
     "quitale el resaltado": "remove the highlight", "el resaltado": "the highlight",

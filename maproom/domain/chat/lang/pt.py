@@ -193,7 +193,7 @@ PHRASES: dict[str, str] = {
     "pra mim": "",
     "para mim": "", "preciso do": "i need the", "preciso da": "i need the",
     "ja nao precisamos": "we no longer need", "estamos a preparar": "we are preparing",
-    "por isso": "so", "entao": "so", "mais elegante": "more elegant", "mais bonito": "prettier", "mais bonita": "prettier",
+    "precisamos de": "we need", "cria-la": "create it", "desenha-la": "draw it", "por isso": "so", "entao": "so", "mais elegante": "more elegant", "mais bonito": "prettier", "mais bonita": "prettier",
     "estou a preparar": "i am preparing", "temos": "we have", "circulos": "circles", "circulo": "circle", "nao precisamos": "we don't need",
     "precisamos": "we need", "centrado": "centred", "locais": "places", "estabelecimentos": "places", "centrada": "centred", "relatorio": "report",
     "o pais dela": "its country",

@@ -80,7 +80,15 @@ def find(mind: Mind, text: str, *, fuzzy: bool = True) -> Found | Place:
         return from_json(mind.memory.place)
     if back and " " in text:  # "the region", and no place said before
         return Found()
-    return mind.places.find(text, fuzzy=fuzzy, language=mind.language)
+    found = mind.places.find(text, fuzzy=fuzzy, language=mind.language)
+    country = (mind.memory.place or {}).get("country")
+    if not found.clear and len(found.candidates) > 1 and country:
+        # "Madrid", then "our other office is in Valencia": the Valencia in Spain
+        near = [place for place in found.candidates if place.country == country]
+        if len(near) == 1:
+            rest = [place for place in found.candidates if place is not near[0]]
+            return Found([near[0], *rest], clear=True, fuzzy=found.fuzzy)
+    return found
 
 
 def outcome_for(
