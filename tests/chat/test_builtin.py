@@ -238,7 +238,7 @@ CASES = [
     case("multi", "fly to Sydney then zoom to level 12", near(151.21, -33.87, zoom=(12, 12))),
     case("multi", "set the counties to 50% opacity and colour them brown",
          paint("Counties", "fill-opacity", lambda v: v == 0.5),
-         paint("Counties", "fill-color", lambda v: v == "#a52a2a")),
+         paint("Counties", "fill-color", lambda v: v == "#8b5a2b")),
     case("multi", "make the rivers thicker and dark blue",
          paint("Rivers", "line-width", lambda v: v > 2),
          paint("Rivers", "line-color", lambda v: v == "#00008b")),

@@ -203,6 +203,9 @@ FIRST_RULES: list[tuple[str, str]] = [
         r"(?:over|on|at|in|around|above|for) (?P<place>.+)|"
         r"(?:zoom|fly|go|take me)(?: in)?(?: to| into| on| onto| over)? (?P<place2>.+?),? "
         r"(?:at|to|on) (?:zoom )?level (?P<zoom2>[a-z]+|\d+(?:\.\d+)?)|"
+        # "zoom right in on the tower itself": to it, close
+        r"zoom(?: right| all the way)? in(?: a lot| a bit| closer| close| more)? (?:on|onto) "
+        r"(?P<place4>.+)|"
         r"zoom(?: in)?(?: to| into)? (?P<scale>street|city|town|neighbou?rhood|block|building|"
         r"country|region|state) (?:level|scale|view) (?:in|of|on|at|over|for) (?P<place3>.+)",
     ),
@@ -239,9 +242,11 @@ FIRST_RULES: list[tuple[str, str]] = [
         r"(?P<answered>that|this|it|that value|that one|that rating|that number|that score|the "
         r"same(?: value| rating| number| score)?)|"
         # "how many cities does Germany have": the cities in Germany
-        r"how many (?P<rest6>[\w ]+?) (?:does|do) (?P<inside>(?!the\b)[\w .'-]+?) "
+        r"how many (?P<rest6>[\w ]+?) (?:does|do) (?P<inside>(?!(?:the|we|i|you|they|us)\b)"
+        r"[\w .'-]+?) "
         r"(?:have|hold|contain|count)|"
-        r"how many [\w ]+? (?:does|do) (?:the )?(?P<rest2>.+?)(?: layer)? (?:have|hold|contain)|"
+        r"how many [\w ]+? (?:does|do) (?:the )?(?P<rest2>(?!(?:we|i|you|they|us)\b).+?)"
+        r"(?: layer)? (?:have|hold|contain)|"
         r"(?:feature|row|record|point) count (?:for|of|in) (?:the )?(?P<rest3>.+)|"
         r"(?:how many|what(?:'s| is) the number of|the number of|count(?: the| all)?|"
         r"number of|total number of) (?P<rest>.+?)(?: are there| do (?:i|we) have| (?:we|i) have|"

@@ -148,7 +148,11 @@ REPORTED = re.compile(
     r"(?:that|it|this|they|these|those|the \w+)(?: \w+)?? (?:doesn'?t|does not|don'?t|do not|"
     r"isn'?t|is not|aren'?t|are not|didn'?t|did not) (?:look|seem|work|fit|read|come out)|"
     # "that's the campaign city", "the rotation confuses people": said of things, no request
-    r"(?:that|this|it) (?:is|was|'s) (?:the|our|a|an|my) |"
+    r"(?:that|this|it) (?:is|was|'s) (?:\w+ )?(?:the|our|a|an|my) |"
+    r"(?:that|this|it)(?:'s| is| was) (?:for|about|because|just|only|going|needed)\b|"
+    # "the print shop insists north is at the top": what somebody says
+    r"(?:the |our |my )?[\w ]{1,30}? (?:says|said|insists|insisted|thinks|thought|told (?:us|me)|"
+    r"reckons|feels|mentioned|complained) |"
     r"the (?:\w+ )?\w+ (?:confuses|bothers|annoys|distracts|irritates|worries|scares) |"
     r"the (?:world|whole) (?:view|map) (?:looks|is|seems) "
 )

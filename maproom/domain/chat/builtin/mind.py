@@ -185,21 +185,22 @@ class Mind:
         named = targets.named(self, " ".join(words[found[0] : found[1]])) if found else None
         if isinstance(named, list) and len(named) == 1:
             self.memory.named([named[0]["layer_id"]])
-        from maproom.domain.chat.builtin.resolvers import places  # one module, no cycle
+        from maproom.domain.chat.builtin.resolvers import data, places  # one module, no cycle
 
         name = r"[A-Z][\w'-]+(?:(?: (?:de|da|do|del|of|la|am))? [A-Z][\w'-]+)*"
         for run in re.finditer(rf"(?<![\w']){name}", clause):
             found = places.find(self, run.group(0), fuzzy=False)
             place = found if isinstance(found, Place) else found.sure
-            if place is not None and (place.kind != "city" or place.population >= FUZZY_TOWNS):
-                self.memory.went(as_json(place))
-                self.passing = True
-            elif place is None and run.start() > 0 and len(run.group(0).split()) <= 3:
-                # "asking about the Oceanarium. Take me to it": a feature of the data, by name
-                from maproom.domain.chat.builtin.resolvers import data  # one module, no cycle
-
+            known = place is not None and (place.kind != "city" or place.population >= FUZZY_TOWNS)
+            if not known and run.start() > 0 and len(run.group(0).split()) <= 3:
+                # "asking about the Oceanarium. Take me to it", "taken at Belém Tower": a
+                # feature of the data, by name (before a small town of that name)
                 if data.feature_named(self, run.group(0)) is not None:
                     self.passing = True
+                    continue
+            if known and place is not None:
+                self.memory.went(as_json(place))
+                self.passing = True
 
     def understand_clause(self, clause: str, *, guess: bool = True) -> Outcome | None:
         """The first reading of a clause that resolves (a failure if only failures do): by

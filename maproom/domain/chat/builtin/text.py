@@ -104,7 +104,7 @@ TRAILING = re.compile(
     r"if possible|if you could|when you can|real quick|right now|asap|ok|okay|up close|"
     r"close up|(?:in|from) (?:the|this|my|our) (?:data|dataset|data set)|show (?:me|us)|"
     r"(?:can|could) (?:you|u) (?:show|find) (?:me|it|us)(?: on the map)?|is better|"
-    r"looks better|would be better|instead|next)|[\s,.!?;:]+)+$",
+    r"looks better|would be better|instead|next|entirely|completely|altogether)|[\s,.!?;:]+)+$",
     re.IGNORECASE,
 )
 # What a request said in the passive is done by ("could the districts be shaded ..."): its verb
@@ -139,6 +139,12 @@ _UNITS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven
           "eight": 8, "nine": 9}  # fmt: skip
 _VERB = {"hid": "hide", "remov": "remove", "show": "show", "turn": "turn", "switch": "switch",
          "colour": "colour", "color": "color", "mak": "make"}  # fmt: skip
+# Verbs a request starts with (after what it is for: "for the panel, put France ...")
+VERBS = (
+    r"(?:fly|go|zoom|show|take|make|colou?r|hide|put|set|add|draw|highlight|label|size|move|"
+    r"switch|turn|bring|pan|center|centre|rotate|tilt|filter|remove|delete|rename|classify|"
+    r"merge|dissolve|buffer|clip|count|undo|redo|use|give|shade|paint|outline|drop|get rid)"
+)
 ASKING = r"(?:(?:can|could|would|will) you (?!mind)(?:please )?|please )?(?=\w)"  # after what it is for
 SHORTHAND: list[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]]] = [
     # "... please? Many thanks. Kind regards, Maria": how a letter ends
@@ -636,8 +642,8 @@ SHORTHAND: list[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]]] = 
     # "We have a delegation from Edinburgh, so would you mind ...": the request after why
     (
         re.compile(
-            r"(?:^|(?<=[.!?] ))([^.!?]{3,}?)(?:,? so| -) (?=(?:for (?:the|a|our|my) [\w -]{1,30}? )?"
-            r"(?:(?:can|could|"
+            r"(?:^|(?<=[.!?] ))([^.!?]{3,}?)(?:,? so| -) (?=(?:for (?:the|a|our|my) [\w' -]{1,30}? )?"
+            r"(?:" + VERBS + r"\b|(?:can|could|"
             r"would|will) (?:you|we)\b|please\b|(?:i|we) (?:need|want)\b|(?:i|we)(?:'d| would) "
             r"like\b))",
             re.I,
@@ -718,9 +724,10 @@ SHORTHAND: list[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]]] = 
             r"^for (?:the|my|our|a|an|this|next|tomorrow'?s|\w+'s) (?:[\w'-]+ ){0,4}?(?:post|slide|"
             r"deck|report|presentation|meeting|brochure|leaflet|flyer|article|story|campaign|"
             r"newsletter|print|poster|lesson|class|talk|paper|piece|guide|website|page|screenshot|"
-            r"video|reel|tweet|thread|briefing|handout|pitch|dossier)s?(?:[,:] | (?=(?:fly|go|zoom|"
-            r"show|take|make|colou?r|hide|put|set|add|draw|highlight|label|size|move|switch|turn|"
-            r"bring|pan|center|centre|rotate|tilt|filter|remove|delete|rename|classify)\b))",
+            r"video|reel|tweet|thread|briefing|handout|pitch|dossier|panel|caption|release|"
+            r"announcement|header|banner|display|exhibit|exhibition|audit|assessment|form|minutes|"
+            r"agenda|review|study|survey|graphic|infographic|map|cover)s?(?:(?: [^,.!?]{1,60}?)?[,:] "
+            r"| (?=" + VERBS + r"\b))",
             re.I,
         ),
         "",
@@ -787,8 +794,8 @@ SHORTHAND: list[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]]] = 
     # "rotate the map 90 degrees so east is at the top": why, after the request
     (
         re.compile(
-            r",? so (?:that )?(?:north|south|east|west) (?:is|points|faces|sits) (?:at the top|up|"
-            r"upwards)\b",
+            r"(?:(?<=degrees)|(?<=°)),? so (?:that )?(?:north|south|east|west) (?:is|points|faces|"
+            r"sits) (?:at the top|up|upwards)\b",
             re.I,
         ),
         "",
@@ -821,6 +828,44 @@ SHORTHAND: list[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]]] = 
             re.I,
         ),
         lambda m: ("make " if re.match(r"(?:a|an|one|some) ", m["x"], re.I) else "") + m["x"],
+    ),
+    # "highlight Portugal so everything else fades into the background": why, after it
+    (
+        re.compile(
+            r",?\s+so (?:that'?s|that is|this is) (?:the|what|how|where) [^.!?]*|"
+            r",?\s+so (?:that )?(?!(?:the )?(?:north|south|east|west)\b)(?:everything else|the rest"
+            r"(?: of the world)?|everyone|readers|"
+            r"people|viewers|visitors|the audience|they|it|we|you|i|our \w+|the \w+) (?:\w+ )?"
+            r"(?:can|could|will|would|fades?|stands?|pops?|looks?|reads?|sees?|see|is|are|gets?|"
+            r"becomes?|knows?|recogni[sz]es?|notices?|understands?)\b[^.!?]*",
+            re.I,
+        ),
+        "",
+    ),
+    (re.compile(r"\bput ([\w ]{1,30}?) in the spotlight\b", re.I), r"highlight \1"),
+    # "centre it on Porto", "Spain in frame": the map is what is centred or framed
+    (re.compile(r"\b(cent(?:er|re)|focus) (?:it|the map|the view) (on|over)\b", re.I), r"\1 \2"),
+    (re.compile(r" (?:in (?:the )?frame|in view)(?=[.!?,]|$)", re.I), ""),
+    # "flatten it again", "put the rotation back to normal, keep the rest as it is"
+    (
+        re.compile(r"\bflatten (?:it|the map|the view|things)(?: out)?(?: again)?\b", re.I),
+        "make the map flat",
+    ),
+    (
+        re.compile(
+            r"\b(?:put|set|turn|bring|reset|get) the (?:rotation|bearing|orientation) back(?: to "
+            r"(?:normal|zero|0|north|default|how it was))?",
+            re.I,
+        ),
+        "rotate the map to 0 degrees",
+    ),
+    (
+        re.compile(
+            r",? (?:but |and )?keep (?:the rest|everything else|everything|the rest of it|all the "
+            r"rest) (?:as it is|as is|the same|unchanged|like it is|how it is)",
+            re.I,
+        ),
+        "",
     ),
     # "can we go back to how it was before that?": undo
     (

@@ -222,7 +222,7 @@ PHRASES: dict[str, str] = {
     "pesado pela": "weighted by",
     "ponderado pela": "weighted by",
     "ponderado pelos": "weighted by",
-    "leva me a": "take me to",
+    "leva me a": "take me to", "leva o mapa": "take the map", "leve o mapa": "take the map",
     "leva me ao": "take me to",
     "zoom no nivel": "zoom to level", "no nivel": "to level",
     "leva me aos": "take me to",

@@ -26,7 +26,11 @@ SCALES = {"street": 16, "block": 17, "building": 18, "neighbourhood": 14, "neigh
           "city": 11, "town": 12, "region": 6, "state": 6, "country": 5}  # fmt: skip
 BACK = ("it", "there", "that", "that place", "this place", "that country", "here", "same place")
 # "show me the region", "zoom in on that city": the place named before, by its kind.
-THE_PLACE = re.compile(r"(?:the|this|that|said) (?:place|region|country|city|town|area|island)")
+THE_PLACE = re.compile(
+    r"(?:the|this|that|said) (?:place|region|country|city|town|area|island|tower|building|"
+    r"monument|spot|site|square|bridge|church|museum|castle|park|stadium|station|airport|"
+    r"harbou?r|port|beach|palace|cathedral|landmark)(?: itself)?"
+)
 # "highlight Mexico and darken the rest": the rest is what a mask darkens anyway.
 REST = (
     "rest",
