@@ -16,7 +16,7 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from maproom.domain.chat import lang
-from maproom.domain.chat.builtin import targets
+from maproom.domain.chat.builtin import continents, targets
 from maproom.domain.chat.builtin.gazetteer import DEMONYMS, Place, fold
 from maproom.domain.chat.builtin.outcome import Fail, Need, phrase
 from maproom.domain.chat.builtin.targets import Layer, singular
@@ -310,6 +310,8 @@ def _matching(mind: Mind, layer: Layer, fields: list[dict[str, Any]], words: str
     # a country in any language ("Allemagne", "Espanha"): its English name and its code
     # and each country of a list ("España, Francia y Portugal"), or its people's ("German")
     said_as += [n for c in _countries(mind, phrase_) for n in (fold(c.name), fold(c.code))]
+    # "the European cities": the values that are countries of that continent
+    continent = continents.named(fold(words)) if len(wanted) <= 4 else None
     for field, key in zip(fields, keys, strict=True):
         answer = mind.data[key]
         if not isinstance(answer, dict):
@@ -318,6 +320,8 @@ def _matching(mind: Mind, layer: Layer, fields: list[dict[str, Any]], words: str
             item["value"] for item in answer.get("distinct") or [] if item["value"] is not None
         ]
         hits = [v for v in values if any(_names(said, str(v)) for said in said_as)]
+        if not hits and continent is not None:
+            hits = [v for v in values if (c := mind.places.country(str(v))) and c.code in continent]
         if hits:
             op = "==" if len(hits) == 1 else "in"
             return {"field": field["name"], "op": op, "value": hits[0] if len(hits) == 1 else hits}

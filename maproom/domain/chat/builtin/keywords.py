@@ -150,6 +150,7 @@ REPORTED = re.compile(
     # "that's the campaign city", "the rotation confuses people": said of things, no request
     r"(?:that|this|it) (?:is|was|'s) (?:\w+ )?(?:the|our|a|an|my) |"
     r"(?:that|this|it)(?:'s| is| was) (?:for|about|because|just|only|going|needed)\b|"
+    r"[\w ]{1,40}? (?:is|are) (?:enough|sufficient|plenty)\b|"
     # "the print shop insists north is at the top": what somebody says
     r"(?:the |our |my )?[\w ]{1,30}? (?:says|said|insists|insisted|thinks|thought|told (?:us|me)|"
     r"reckons|feels|mentioned|complained) |"

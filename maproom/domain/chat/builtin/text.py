@@ -104,7 +104,8 @@ TRAILING = re.compile(
     r"if possible|if you could|when you can|real quick|right now|asap|ok|okay|up close|"
     r"close up|(?:in|from) (?:the|this|my|our) (?:data|dataset|data set)|show (?:me|us)|"
     r"(?:can|could) (?:you|u) (?:show|find) (?:me|it|us)(?: on the map)?|is better|"
-    r"looks better|would be better|instead|next|entirely|completely|altogether)|[\s,.!?;:]+)+$",
+    r"looks better|would be better|instead|next|entirely|completely|altogether|at all)|"
+    r"[\s,.!?;:]+)+$",
     re.IGNORECASE,
 )
 # What a request said in the passive is done by ("could the districts be shaded ..."): its verb
@@ -843,6 +844,25 @@ SHORTHAND: list[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]]] = 
         "",
     ),
     (re.compile(r"\bput ([\w ]{1,30}?) in the spotlight\b", re.I), r"highlight \1"),
+    # "make Spain stand out", "switch the highlight over to Spain": highlight it
+    (
+        re.compile(r"\bmake ((?-i:[A-Z])[\w'-]+(?: (?-i:[A-Z])[\w'-]+)*) stand out\b(?: and [^.!?]*)?",
+                   re.I),
+        r"highlight \1",
+    ),
+    (
+        re.compile(r"\b(?:switch|move|change|shift|put) the (?:highlight|mask|spotlight)(?: over)? "
+                   r"(?:to|on)\b", re.I),
+        "highlight",
+    ),
+    # "our data on plain white": a blank basemap
+    (re.compile(r"\bon (?:a )?(?:plain|pure|blank|empty) white\b", re.I), "on a blank basemap"),
+    # "Our brand colour is #1b4f72. Make the water exactly that colour": that code
+    (
+        re.compile(r"(?P<a>(?P<hex>#[0-9a-f]{6})\b[^.!?]*[.!?]+ +[^.!?]*?)\b(?:exactly |precisely )?"
+                   r"(?:that|this|the same) colou?r\b", re.I),
+        r"\g<a>\g<hex>",
+    ),
     # "centre it on Porto", "Spain in frame": the map is what is centred or framed
     (re.compile(r"\b(cent(?:er|re)|focus) (?:it|the map|the view) (on|over)\b", re.I), r"\1 \2"),
     (re.compile(r" (?:in (?:the )?frame|in view)(?=[.!?,]|$)", re.I), ""),

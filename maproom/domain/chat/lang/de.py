@@ -31,6 +31,8 @@ MARKERS = ("der", "die", "das", "den", "dem", "des", "und", "auf", "nach", "mit"
 # Where a clause ends: the particle of a split verb comes just before.
 END = r"(?=\s*(?:[,.!?;]|$|bitte\b|und\b|dann\b))"
 REWRITES = [
+    # "für die Pressekarte reichen die Städte": they are enough for it (no request)
+    (re.compile(r",?\s*\bfur [^,.!?]+? (?:reichen|reicht|genugen|genugt) [^,.!?]+"), ""),
     # "für jeden Bezirk zählen, wie viele Sehenswürdigkeiten darin liegen": count them in each
     (re.compile(r"\bfur (?:jeden|jede|jedes) (?P<a>\w+) (?:zahlen|zahlt|zahle),? wie viele "
                 r"(?P<b>\w+) (?:darin|dort|drin|da) (?:liegen|sind|gibt|stehen)(?:,? und (?:das|es|sie|"

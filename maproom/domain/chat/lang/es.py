@@ -346,6 +346,9 @@ PHRASES: dict[str, str] = {
     "nombres": "names", "nombre": "name",
     # basemap
     "mapa base": "basemap", "mapa de fondo": "basemap", "fondo": "background",
+    "vuelve al": "go back to the", "al fondo claro": "to the light background",
+    "al fondo oscuro": "to the dark background", "fondo claro": "light background",
+    "fondo oscuro": "dark background",
     "modo oscuro": "dark mode", "modo claro": "light mode", "oscuro": "dark", "oscura": "dark",
     "claro": "light", "clara": "light", "satelite": "satellite", "imagen satelital":
     "satellite imagery", "vista satelite": "satellite view", "callejero": "street map",

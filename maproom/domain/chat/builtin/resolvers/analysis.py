@@ -93,7 +93,8 @@ def filter_layer(
     if hide:
         where = conditions.negate(where)
     own = (layer.get("style") or {}).get("filter")
-    if own and (hide or slots.get("narrow")):
+    # "only the capitals", then "now just the european ones": the ones shown, narrowed
+    if own and (hide or slots.get("narrow") or re.search(r"\bones\b", rest)):
         where = {"all": [own, where]}
     mind.memory.named([layer["layer_id"]])
     action = {"type": "set_layer_filter", "layer_id": layer["layer_id"], "filter": where}
