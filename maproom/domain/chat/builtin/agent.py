@@ -47,6 +47,8 @@ ORDINALS = ["first", "second", "third", "fourth", "fifth"]
 PLACE_KINDS = {"country": "country", "nation": "country", "state": "region", "region": "region",
                "province": "region", "city": "city", "town": "city"}  # fmt: skip
 ATTEMPTS = 8  # readings of one message, each with more data fetched
+# What an open question's answer is the object of ("which country?" "Spain": highlight Spain)
+OPEN_ANSWERS = {"mask": "highlight", "which_ones": "only show"}
 
 
 class BuiltinAgent:
@@ -176,8 +178,9 @@ class Talk:
         choice = self.choice(ask["options"], ask["choices"])
         if choice is None:  # not an answer to the question: a new message
             message = self.turn.message
-            if not ask["options"] and ask["intent"].get("kind") == "mask":
-                message = f"highlight {message}"  # "which country should I highlight?" "Spain"
+            said = OPEN_ANSWERS.get(ask["intent"].get("kind")) if not ask["options"] else None
+            if said:  # "which country should I highlight?" "Spain": highlight Spain
+                message = f"{said} {message}"
             places = self.places.languages_of(message)
             self.code = lang.detect(message, self.protected, places)
             await self.answer(message)

@@ -638,7 +638,7 @@ FIRST_RULES: list[tuple[str, str]] = [
         r"(?P<classes>\S+) classes"
         r"(?: (?:on|for|in|with) (?:that|this|it|them|those|these))?(?: instead)?|"
         r"(?:use|try|with)(?: the)? (?P<field>[\w ]+?) field(?: for (?:them|it|those))?"
-        r"(?: instead)?|"
+        r"(?: instead)?|(?:use|try)(?: the)? (?P<field2>[\w ]+?)(?: instead)?|"
         r"(?:the same|same)(?: thing)? but (?:in |with )?(?P<classes2>\S+) classes",
     ),
     (
@@ -870,6 +870,10 @@ RULES: list[tuple[str, str]] = [
              r"things) up|(?:improve|beautify|polish|prettify) (?:it|the map|the look|the design|"
              r"the style)|give (?:it|the map) (?:more |some |a bit of )?(?:pop|pizzazz|flair|"
              r"style|oomph|wow)"),
+    # "show only the big ones": which ones, and big by what, is not said
+    ("which_ones", r"(?:show |keep |display )?(?:only|just) (?:the )?(?:big|bigger|biggest|large|"
+                   r"larger|small|smaller|important|main|major|popular|good|best|relevant|"
+                   r"interesting) ones"),
     ("remove_rest", r"(?:delete|remove|drop|get rid of|clear|erase)(?: all)?(?: of)?(?: the)? "
                     r"(?:rest|others|other layers|other ones|remaining layers|rest of the layers)"
                     r"(?: too| as well| also)?|(?:delete|remove|drop) everything else(?: too)?"),

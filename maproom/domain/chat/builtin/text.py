@@ -887,6 +887,7 @@ SHORTHAND: list[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]]] = 
         ),
         "",
     ),
+    (re.compile(r"\bundo (?:only|just) (?=the last|my last|that|it\b)", re.I), "undo "),
     # "can we go back to how it was before that?": undo
     (
         re.compile(

@@ -228,6 +228,10 @@ REPLIES: dict[str, Any] = {
     "help": HELP,
     "hello": "Hallo!",
     "welcome": "Gern geschehen!",
+    "which_ones": (
+        "Welche meinen Sie? Nennen Sie die Ebene und eine Bedingung, zum Beispiel „Städte mit "
+        "mehr als 10 Millionen Einwohnern“."
+    ),
     "which_look": (
         "Was soll ich dafür ändern? Zum Beispiel Farbe oder Größe einer Ebene "
         "(„färbe die Sites orange“), die Grundkarte („dunkler Modus“) oder Beschriftungen."

@@ -104,6 +104,10 @@ REPLIES: dict[str, Any] = {
     "help": HELP,
     "hello": "Hello!",
     "welcome": "You're welcome.",
+    "which_ones": (
+        'Which ones do you mean? Tell me the layer and a condition, for example "cities with '
+        'more than 10 million people".'
+    ),
     "which_look": (
         "What should I change for that? For example a layer's colour or size "
         '("make the sites orange"), the basemap ("dark mode") or labels.'

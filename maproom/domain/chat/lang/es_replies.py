@@ -215,6 +215,10 @@ REPLIES: dict[str, Any] = {
     "help": HELP,
     "hello": "¡Hola!",
     "welcome": "¡De nada!",
+    "which_ones": (
+        "¿Cuáles quieres decir? Dime la capa y una condición, por ejemplo «ciudades con más de "
+        "10 millones de habitantes»."
+    ),
     "which_look": (
         "¿Qué cambio para eso? Por ejemplo el color o el tamaño de una capa "
         "(«pinta los sitios de naranja»), el mapa base («modo oscuro») o las etiquetas."

@@ -225,6 +225,10 @@ REPLIES: dict[str, Any] = {
     "help": HELP,
     "hello": "Bonjour\u202f!",
     "welcome": "Avec plaisir\u202f!",
+    "which_ones": (
+        "Lesquels voulez-vous dire\u202f? Donnez-moi la couche et une condition, par exemple "
+        "«\u00a0villes de plus de 10 millions d'habitants\u00a0»."
+    ),
     "which_look": (
         "Que dois-je changer pour cela\u202f? Par exemple la couleur ou la taille d'une couche "
         "(«\u00a0colore les sites en orange\u00a0»), le fond de carte (« mode sombre ») ou les "

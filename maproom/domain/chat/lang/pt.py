@@ -65,6 +65,9 @@ REWRITES = [
     # "Para o relatório de turismo preciso ...": what it is for, said first
     (re.compile(r"(?:^|(?<=[!.?] ))para (?:o|a|os|as) (?=\w+ (?:de|do|da|sobre|para) |[^,:]{1,40}"
                 r"[,:] )"), "for the "),
+    (re.compile(r"^(?:afinal )?nao[,!.]+\s+"), "no, "),  # "Afinal não, usa ...": a correction
+    # "usa antes o país": use the country instead
+    (re.compile(r"\b(?:usa|use|utiliza|utilize) antes (?P<x>[^,.!?]+)"), r"use \g<x> instead"),
     # "afinal era Espanha que eu queria destacar, não Portugal": I meant Spain
     (re.compile(r"\b(?:afinal )?(?:era|e) (?:a |o )?(?P<x>[^,.!?]+?) que (?:eu )?(?:queria|quis|"
                 r"pretendia)(?: \w+)?(?:,? nao [^,.!?]+)?(?=[.!?]|$)"), r"i meant \g<x>"),

@@ -216,6 +216,10 @@ REPLIES: dict[str, Any] = {
     "help": HELP,
     "hello": "Olá!",
     "welcome": "De nada!",
+    "which_ones": (
+        "Quais quer dizer? Diga a camada e uma condição, por exemplo «cidades com mais de 10 "
+        "milhões de habitantes»."
+    ),
     "which_look": (
         "O que devo mudar para isso? Por exemplo a cor ou o tamanho de uma camada "
         "(«pinta os sítios de laranja»), o mapa de base («modo escuro») ou os rótulos."

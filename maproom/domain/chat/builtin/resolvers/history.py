@@ -52,6 +52,8 @@ def undo(mind: Mind, slots: dict[str, str]) -> Outcome | None:
 def redo(mind: Mind, slots: dict[str, str]) -> Outcome | None:
     """ "redo", "redo that"; "bring it back" after a layer was hidden shows it."""
     last = mind.memory.intent or {}
+    if slots.get("back") and any(done.get("kind") == "undo" for done in mind.done):
+        return Done([], [])  # "undo that, bring it back": one request said twice
     if slots.get("back") and mind.memory.acted and last.get("kind") in ("remove", "remove_all"):
         return Done([], [phrase("undone", steps=1)], undo=1)  # "remove the sites" "bring it back"
     if slots.get("back"):

@@ -82,18 +82,21 @@ def hide(mind: Mind, slots: dict[str, str], chosen: list[str] | None = None) -> 
     """ "hide the cafes", "turn the rivers off"; "hide the bars" (no layer of that name, but
     the Cafes' kind "bar") filters those features out."""
     text = slots.get("layer") or ""
-    if chosen is None and text:
+    said_layer = re.search(rf"\b{re.escape(text)} layer\b", slots.get("clause", ""), re.I)
+    if chosen is None and text and not said_layer:
         valued = _features_out(mind, text)
         if valued is not None:
             return valued
+    if chosen is None and said_layer and targets.named(mind, text) is None and mind.layers:
+        return targets.which(mind.layers, text)  # "hide the Lisbon layer": no such name
     return visibility(mind, slots, chosen, False)
 
 
 def _features_out(mind: Mind, text: str) -> Outcome | None:
     """ "hide the bars", "drop the bars": no layer of that name, but features of one whose
     text field holds that value; a filter leaves them out (nothing is deleted)."""
-    if targets.named(mind, text) is not None:
-        return None
+    if targets.named(mind, text) is not None or re.search(r"\blayer$", text):
+        return None  # "hide the Lisbon layer": a layer, even with no such name
     valued = targets.by_value(mind, text)
     plain = len(text.split()) <= 4 and not set(text.lower().split()) & COMMAND_WORDS
     if valued is None and plain and re.fullmatch(r"[\w' -]+", text):

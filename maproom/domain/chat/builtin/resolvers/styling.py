@@ -97,6 +97,12 @@ def colour(mind: Mind, slots: dict[str, str], chosen: list[str] | None = None) -
             phrase("which_colour", layers=names_of(found)), list(OFFERED_COLOURS),
             lambda said: painted(found, said),
         ))  # fmt: skip
+    said = slots.get("color", "").split(" ")
+    for cut in range(1, min(len(said), 4)):  # "the sites and the | cities blue": cities too
+        if colours.parse(slots.get("color", "")) is None and colours.parse(" ".join(said[cut:])):
+            layer = " ".join([slots.get("layer") or "", *said[:cut]]).strip()
+            slots = {**slots, "layer": layer, "color": " ".join(said[cut:])}
+            break
     if colours.parse(slots.get("color", "")) is None:
         return None
     return with_layers(

@@ -28,3 +28,9 @@ def thanks(mind: Mind, slots: dict[str, str]) -> Outcome:
 def look(mind: Mind, slots: dict[str, str]) -> Outcome:
     """ "make it pop", "make it more elegant": a wish that names no change, so ask which."""
     return Ask(phrase("which_look"), [], [])
+
+
+@resolves("which_ones")
+def which_ones(mind: Mind, slots: dict[str, str]) -> Outcome:
+    """ "show only the big ones" with nothing said of which or by what: ask."""
+    return Ask(phrase("which_ones"), [], [])
