@@ -770,7 +770,7 @@ RULES: list[tuple[str, str]] = [
                 r"(?: please)?|"
                 r"(?:remove|hide|turn off|switch off|disable|drop|get rid of|no|without)"
                 r"(?: the| a| any)? (?P<off>basemap|base map|background map|background)|"
-                r"(?:\w+ )*?(?:a |an |the )?(?:basemap|base map|background(?: map)?|map style) "
+                r"(?:\w+ )*?(?:a |an |the )?(?:basemap|base map|background(?: map)?|map style|map) "
                 r"(?:with|showing|of|in)(?: the| a)? (?P<style4>" + STYLE_WORDS + r")"
                 r"(?: \(\w+\))?"),
     ("clear_ai", r"(?:clear|remove|delete|drop|get rid of|erase)(?: all)?(?: of)?(?: the)? "

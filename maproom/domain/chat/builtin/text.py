@@ -888,6 +888,9 @@ SHORTHAND: list[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]]] = 
         "",
     ),
     (re.compile(r"\bundo (?:only|just) (?=the last|my last|that|it\b)", re.I), "undo "),
+    # "non, plutôt la Belgique": no, rather Belgium
+    (re.compile(r"^((?:no|nope|sorry)[,.!]* )(?:instead|rather),? (?:the )?(?=\w)", re.I),
+     r"\1I meant "),
     # "can we go back to how it was before that?": undo
     (
         re.compile(

@@ -360,8 +360,7 @@ PHRASES: dict[str, str] = {
     "with their names", "avec leur nom": "with their name", "noms": "names", "nom": "name",
     # basemap
     "fond de carte": "basemap", "carte de fond": "basemap", "carte de base": "basemap",
-    "celle-la": "that one", "celui-la": "that one", "celles-la": "those", "ceux-la": "those",
-    "fond": "background", "je prefererais": "i'd like", "je prefere": "i'd like", "mode sombre": "dark mode", "mode clair": "light mode",
+    "non": "no", "celle-la": "that one", "celui-la": "that one", "fond": "background", "je prefererais": "i'd like", "je prefere": "i'd like", "mode sombre": "dark mode", "mode clair": "light mode",
     "sombre": "dark", "claire": "light", "clair": "light", "satellite": "satellite",
     "image satellite": "satellite imagery", "vue satellite": "satellite view",
     "plan des rues": "street map", "rues": "streets", "routes": "roads", "eau": "water",
