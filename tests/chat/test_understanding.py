@@ -1122,3 +1122,117 @@ async def test_follow_ups_the_fourth_round_of_writers_made(
     """Going back to the last view, bringing a removed layer back, narrowing a filter, the
     same with another field, another place instead."""
     await answered(understanding_api, message, check, before=(before,))
+
+
+EUROPE = {"France", "United Kingdom", "Spain", "Germany", "Portugal"}
+
+
+@pytest.mark.parametrize(
+    ("message", "check"),
+    [
+        # letters: a greeting, why, the request asked politely, a sign-off
+        ("Hello, our regional director wants to see the whole of Portugal on the screen for the "
+         "briefing, so could you show the entire country please? Many thanks.",
+         near(-8.0, 39.6, km=300)),
+        ("Guten Tag, wir bereiten eine Präsentation für die Kollegen in München vor. Könnten Sie "
+         "die Karte bitte auf München zoomen? Vielen Dank und freundliche Grüße",
+         near(11.58, 48.14)),
+        ("For Thursday's meeting with the twinning committee I need the map centred on Porto, "
+         "please, close enough that you can actually see the city itself.", near(-8.61, 41.15)),
+        ("Bom dia! Para o relatório de turismo preciso do mapa centrado na Grécia, se faz favor.",
+         near(22.0, 39.0, km=400)),
+        # a need said in one sentence, asked for in the next
+        ("Hello, for the noise assessment we need a 2 km zone around each of the sites. Could you "
+         "draw that on the map please?", derived),
+        ("Hello, the rivers are not relevant for the hospital report, so could you hide that "
+         "layer please? Thanks.", shown("Rivers", False)),
+        # wishes said in the passive, with why after them
+        ("For the funding paper, could the districts be shaded by their value so that the higher "
+         "ones stand out more? Five classes would be ideal.", classes("Districts", "value", 5)),
+        ("For the twinning dossier with our French partner town, could France be highlighted on "
+         "the map, please?", masked("FR")),
+        ("The release is about Portugal's national heritage day. Highlight Portugal so everything "
+         "else fades into the background.", masked("PT")),
+        ("For the printed report, could the sea and lakes on the background map be our council "
+         "navy, #0a3d62? Thank you ever so much.",
+         lambda s, _: s["mapState"]["basemap"]["categories"]["water"]["color"] == "#0a3d62"
+         or pytest.fail()),
+        # statements are no requests
+        ("Someone must have switched the cities off - could you bring them back on, please?",
+         shown("Cities", True)),
+        ("Welche drei Sehenswürdigkeiten haben die meisten Besucher? Ich brauche die Namen für "
+         "die Präsentation.",
+         everything(says(*(f["properties"]["name"] for f in biggest("Sites", "visitors", 3))),
+                    lambda s, _: s["layers"]["Sites"]["style"]["label"]["visible"] is False
+                    or pytest.fail())),
+        # continents, counts by a condition alone, colours of several layers
+        ("Zeig nur die Städte in Europa", filtered("Cities", lambda p: p["country"] in EUROPE)),
+        ("how many of the cities are capitals?",
+         says(str(kept("Cities", lambda p: p["capital"])))),
+        ("Make the sites and the cities blue",
+         lambda s, _: all(s["layers"][name]["style"]["renderer"]["paint"]["circle-color"]
+                          == "#0000ff" for name in ("Sites", "Cities")) or pytest.fail()),
+    ],
+)  # fmt: skip
+async def test_requests_the_fifth_round_of_writers_made(
+    understanding_api: httpx.AsyncClient, message: str, check: Check
+) -> None:
+    """Letters with a greeting, a reason and a sign-off around the request, needs asked for in
+    the next sentence, passive wishes, statements that are no request, continents."""
+    await answered(understanding_api, message, check)
+
+
+@pytest.mark.parametrize(
+    ("before", "message", "check"),
+    [
+        ("which city has the most people", "and the smallest?",
+         says(min(DATA["Cities"], key=lambda f: f["properties"]["population"])["properties"]
+              ["name"])),
+        ("Which district has the highest value?", "Thanks. And which one has the lowest?",
+         says(min(DATA["Districts"], key=lambda f: f["properties"]["value"])["properties"]
+              ["name"])),
+        ("only show the capitals", "now just the european ones",
+         filtered("Cities", lambda p: p["capital"] and p["country"] in EUROPE)),
+        ("just the monuments on the sites layer please", "actually make that monuments and museums",
+         filtered("Sites", lambda p: p["kind"] in ("monument", "museum"))),
+        ("take the map to Madrid",
+         "Thank you. Our second office is in Valencia though, so could you go there next please?",
+         near(-0.38, 39.47, km=30)),
+        ("Delete the Rivers layer", "Oh no, the Tagus panel needs it! Undo that, bring it back.",
+         lambda s, _: list(s["layers"]) == ["Sites", "Cities", "Districts", "Rivers"]
+         or pytest.fail(str(list(s["layers"])))),
+        ("which site gets the most visitors", "ok zoom there",
+         everything(near(*feature("Sites", biggest("Sites", "visitors")[0]["properties"]["name"])
+                         ["geometry"]["coordinates"], km=2),
+                    lambda s, _: s["mapState"]["zoom"] >= 12 or pytest.fail())),
+    ],
+)  # fmt: skip
+async def test_follow_ups_the_fifth_round_of_writers_made(
+    understanding_api: httpx.AsyncClient, before: str, message: str, check: Check
+) -> None:
+    """The other end of a ranking, a narrower filter said with "ones", another condition
+    instead, a same-named place near the last one, one undo said twice, zooming to a feature
+    an answer named."""
+    await answered(understanding_api, message, check, before=(before,))
+
+
+@pytest.mark.parametrize(
+    ("message", "reply", "check"),
+    [
+        ("make it pop!", "the sites, in bright orange",
+         lambda s, _: s["layers"]["Sites"]["style"]["renderer"]["paint"]["circle-color"]
+         .startswith("#") or pytest.fail()),
+        ("Show only the big ones.", "Cities with more than 20 million people",
+         filtered("Cities", lambda p: p["population"] > 20_000_000)),
+        ("Hide the Lisbon layer.", "the districts", shown("Districts", False)),
+        ("Could you filter it by population, please, so only the bigger ones show?",
+         "The districts, the ones with more than 1000 people",
+         filtered("Districts", lambda p: p["population"] > 1000)),
+    ],
+)  # fmt: skip
+async def test_vague_requests_the_fifth_round_of_writers_made_are_asked(
+    understanding_api: httpx.AsyncClient, message: str, reply: str, check: Check
+) -> None:
+    """A look wished for with no change named, "the big ones" with no layer or measure, a
+    layer that has no such name, a filter with no condition: each is asked back."""
+    await asked_then_answered(understanding_api, message, reply, check)

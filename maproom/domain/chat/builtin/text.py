@@ -866,6 +866,7 @@ SHORTHAND: list[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]]] = 
     # "centre it on Porto", "Spain in frame": the map is what is centred or framed
     (re.compile(r"\b(cent(?:er|re)|focus) (?:it|the map|the view) (on|over)\b", re.I), r"\1 \2"),
     (re.compile(r" (?:in (?:the )?frame|in view)(?=[.!?,]|$)", re.I), ""),
+    (re.compile(r"\b(show(?: me| us)? [^.!?,]+?) on (?:the |my |our )?screen\b", re.I), r"\1"),
     # "flatten it again", "put the rotation back to normal, keep the rest as it is"
     (
         re.compile(r"\bflatten (?:it|the map|the view|things)(?: out)?(?: again)?\b", re.I),
