@@ -13,7 +13,7 @@ import re
 import webcolors
 
 HEX = re.compile(r"#?([0-9a-f]{6}|[0-9a-f]{3})")
-SHADES = {"dark": 0.35, "deep": 0.3, "light": -0.45, "pale": -0.6, "bright": -0.15}
+SHADES = {"dark": 0.35, "deep": 0.3, "light": -0.45, "pale": -0.6, "bright": -0.15, "soft": -0.3}
 EVERYDAY = {
     "sky blue": "#87ceeb", "navy": "#000080", "sea green": "#2e8b57", "forest green": "#228b22",
     "lime": "#00ff00", "gold": "#ffd700", "beige": "#f5f5dc", "mint": "#98ff98",
@@ -29,6 +29,7 @@ NAMES = frozenset(webcolors.names("css3")) | {name.replace(" ", "") for name in 
 
 
 COMPARATIVES = {"darker": "dark", "deeper": "deep", "lighter": "light", "paler": "pale",
+                "softer": "soft",
                 "brighter": "bright"}  # fmt: skip
 
 

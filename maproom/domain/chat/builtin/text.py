@@ -122,9 +122,15 @@ PARTICIPLES = {
 }  # fmt: skip
 # "Good morning! For the report I need ...": a greeting before the request
 GREETING = re.compile(
-    r"^(?:(?:hi|hello|hey|good (?:morning|afternoon|evening)|morning)(?: there| all| team)?"
+    r"^(?:(?:hi|hello|hey|good (?:morning|afternoon|evening)|morning|dear \w+)(?: there| all| team)?"
     r"[,.!:]* +(?=\w)|(?:thanks|thank you|great|perfect|lovely|brilliant)(?: so much| very "
     r"much)?[,.!]*(?: -)? +(?=(?:can|could|would|will|please|now|and|also|next|then)\b))+",
+    re.IGNORECASE,
+)
+# "Apologies, I meant Portugal", "Sorry, my mistake. I meant ...": the correction itself
+APOLOGY = re.compile(
+    r"^(?:(?:my )?apologies|sorry|my mistake|my bad|oops)(?:[,.!]*\s+(?:my mistake|my bad))?"
+    r"[,.!]*\s+(?=i meant\b|i mean\b)",
     re.IGNORECASE,
 )
 # "could you show the name of each city": the request, read before the shorthands
@@ -889,6 +895,41 @@ SHORTHAND: list[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]]] = 
         "",
     ),
     (re.compile(r"\bundo (?:only|just) (?=the last|my last|that|it\b)", re.I), "undo "),
+    # "I meant Portugal, not Spain. Could you change it?": the correction is the request
+    (
+        re.compile(
+            r"\b(i meant [^.!?,]+?)(?:,? (?:and )?not [^.!?]+?)?(?:,? [\w ]+ or not)?[.!?]+ +(?:(?:could|"
+            r"can|would) you )?(?:please )?(?:change|fix|correct|update|switch|make) (?:it|that|"
+            r"this)(?: (?:over|to (?:those|them|these|that|this)|please))*[.!?]*$",
+            re.I,
+        ),
+        r"\1",
+    ),
+    # "the Sites layer should be called 'Tourist attractions'": rename it
+    (
+        re.compile(r"\b(the [\w ]{1,30}? layer|the \w+) should (?:be|now be) (?:called|named|"
+                   r"renamed(?: to)?) ", re.I),
+        r"rename \1 to ",
+    ),
+    # "put the district names on the shapes": label them
+    (
+        re.compile(r"\b(?:put|show|write|display|add|place) the (\w+?)s? (name|\w+?)s? (?:on|onto|in) "
+                   r"(?:the )?(?:shapes|map|polygons|areas|dots|points|circles|lines)\b", re.I),
+        r"label the \1s by \2",
+    ),
+    # "the roads make the background too busy, so could you hide them": the roads, there
+    (
+        re.compile(
+            r"^(?:[^.!?]*?\b)?the (roads|labels|water|buildings|parks|boundaries|borders|place "
+            r"names) (?:make|makes|are|is|look|looks|clutter)\b[^.!?]*[.!?]+ +(?:(?:could|can|"
+            r"would) you )?(?:please )?(hide|remove|turn off|switch off|get rid of|drop|take away) "
+            r"(?:them|it)\b.*$",
+            re.I,
+        ),
+        r"\2 the \1 on the basemap",
+    ),
+    (re.compile(r",? while you'?re at it\b", re.I), ""),
+    (re.compile(r"\b(print|hand|read|cut|lay|sign|pull|take|call)-(out|off|up)s?\b", re.I), r"\1\2"),
     # "non, plutôt la Belgique": no, rather Belgium
     (re.compile(r"^((?:no|nope|sorry)[,.!]* )(?:instead|rather),? (?:the )?(?=\w)", re.I),
      r"\1I meant "),
@@ -1058,6 +1099,7 @@ def normalise(text: str) -> str:
     text = text.replace("\u201e", '"')  # German „...“
     text = re.sub(r"(?<=\w) +(?=[!?;](?:\s|$))", "", text)  # French spacing: "merci ! ..."
     text = GREETING.sub("", text)
+    text = APOLOGY.sub("", text)
     text = ASKED.sub("", text)
     for pattern, replacement in SHORTHAND:
         text = pattern.sub(replacement, text)

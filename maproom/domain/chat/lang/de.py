@@ -194,7 +194,7 @@ PHRASES: dict[str, str] = {
     "wieder nach norden ausrichten": "north up again", "genordet": "north up",
     "freundliche grüße": "kind regards", "mit freundlichen grüßen": "kind regards",
     "viele grüße": "kind regards", "liebe grüße": "kind regards", "eleganter": "more elegant", "schoner": "prettier", "ich brauche": "i need", "eigene": "new", "da hin": "there", "dahin": "there",
-    "dorthin": "there", "wir brauchen": "we need", "ausrichten": "orient", "wegnehmen": "remove", "nimm": "take",
+    "wir brauchen": "we need", "ausrichten": "orient", "wegnehmen": "remove", "nimm": "take",
     "ausdehnung": "extent", "wohnen im": "live in the",
     "wohnen in": "live in", "leben im": "live in the", "leben in": "live in",
     "benenn": "rename",

@@ -14,6 +14,8 @@ MARKERS = ("classes", "le", "les", "du", "des", "et", "sur", "dans", "pour", "mo
            "est", "sont", "il", "y", "vers", "svp", "stp", "merci", "couche", "couches",
            "combien", "quelle", "quelles", "quel", "quels", "plus", "l", "d", "qu")  # fmt: skip
 REWRITES = [
+    # "mettez en évidence l'Espagne": highlight Spain
+    (re.compile(r"\b(?:mets|mettez|mettre|met) en (?:valeur|evidence|surbrillance) "), "highlight "),
     # "remets la carte droite": straight, not to the right
     (re.compile(r"\b(?:remets|mets|remettez|mettez|redresse|redressez)(?: la carte| la vue)? "
                 r"(?:droite|d'aplomb|a l'endroit)\b"), "put the map straight"),

@@ -201,7 +201,7 @@ PHRASES: dict[str, str] = {
     "esses": "those", "essas": "those", "estes": "these", "estas": "these",
     "por cima de tudo": "to the top", "por baixo de tudo": "to the bottom",
     "os que tem": "the ones with", "as que tem": "the ones with", "prefiro": "i prefer",
-    "precisamos de": "we need", "cria-la": "create it", "desenha-la": "draw it", "por isso": "so", "entao": "so", "mais elegante": "more elegant", "mais bonito": "prettier", "mais bonita": "prettier",
+    "precisamos de": "we need", "mais comprido": "longest", "mais longo": "longest", "cria-la": "create it", "desenha-la": "draw it", "por isso": "so", "entao": "so", "mais elegante": "more elegant", "mais bonito": "prettier", "mais bonita": "prettier",
     "estou a preparar": "i am preparing", "temos": "we have", "circulos": "circles", "circulo": "circle", "nao precisamos": "we don't need",
     "precisamos": "we need", "centrado": "centred", "locais": "places", "estabelecimentos": "places", "centrada": "centred", "relatorio": "report",
     "o pais dela": "its country",

@@ -17,8 +17,8 @@ from maproom.domain.chat.builtin.text import COMMAND_WORDS
 
 # "rename rivers to Streams and hide them": the new name ends before a second command.
 SECOND_COMMAND = re.compile(
-    r" (?:and|then|,) (?:also )?(?:" + "|".join(sorted(COMMAND_WORDS)) + r"|label|labels|"
-    r"size|it|them|put|give|add)\b",
+    r"(?: (?:and|then|,)|,? and) (?:also )?(?:" + "|".join(sorted(COMMAND_WORDS)) + r"|label|"
+    r"labels|size|it|them|put|give|add|could you|can you|would you|please)\b",
     re.I,
 )
 
@@ -88,7 +88,8 @@ def hide(mind: Mind, slots: dict[str, str], chosen: list[str] | None = None) -> 
         if valued is not None:
             return valued
     if chosen is None and said_layer and targets.named(mind, text) is None and mind.layers:
-        return targets.which(mind.layers, text)  # "hide the Lisbon layer": no such name
+        if targets.by_value(mind, text) is not None:  # "hide the Lisbon layer": which is it?
+            return targets.which(mind.layers, text)
     return visibility(mind, slots, chosen, False)
 
 
