@@ -88,7 +88,7 @@ def hide(mind: Mind, slots: dict[str, str], chosen: list[str] | None = None) -> 
         if valued is not None:
             return valued
     if chosen is None and said_layer and targets.named(mind, text) is None and mind.layers:
-        if targets.by_value(mind, text) is not None:  # "hide the Lisbon layer": which is it?
+        if targets.by_value(mind, text) or conditions.fitting(mind, text):  # "the Lisbon layer"
             return targets.which(mind.layers, text)
     return visibility(mind, slots, chosen, False)
 
