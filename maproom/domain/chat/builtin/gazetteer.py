@@ -404,8 +404,10 @@ class Gazetteer:
                     self.places[i].population >= FAMOUS for i in places
                 ):
                     continue  # "los rios" (a region) is "the rivers" of a layer
-                if lower and words[start] in ARTICLES and not any(
-                    self.places[i].population >= FAMOUS for i in places
+                if (
+                    lower
+                    and words[start] in ARTICLES
+                    and not any(self.places[i].population >= FAMOUS for i in places)
                 ):
                     continue  # "la réunion de demain" is a meeting, not La Réunion
                 if any(

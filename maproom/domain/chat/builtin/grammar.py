@@ -578,7 +578,8 @@ FIRST_RULES: list[tuple[str, str]] = [
         r"(?: (?:one|1|a) ?(?:level|step|place|position|layer|notch)?)?|"
         r"(?:move|put|place|bring|send|draw|show|raise|lower|drop)?(?: the)? "
         r"(?P<layer2>.+?)(?: layer)? (?:just |right |directly |immediately )?(?P<rel>above|below|"
-        r"over|under|beneath|underneath|on top of|behind|in front of|on top|beneath|under) (?:the )?"
+        r"over|under|beneath|underneath|on top of|behind|in front of|on top|beneath|under) (?:the"
+        r" )?"
         r"(?P<other>.+?)(?: layer)?",
     ),
     (
@@ -765,7 +766,8 @@ RULES: list[tuple[str, str]] = [
                 r"| view| display)?(?: to| into| on| over to| for)?(?: a| an| the)? "
                 r"(?P<style>" + STYLE_WORDS + r")(?: mode| theme| basemap| base map| map| style|"
                                               r" view"
-                r"| tiles| background| layer| one)?(?: again| back)?|(?:again )?(?P<style2>" + STYLE_WORDS + r")(?: mode|"
+                r"| tiles| background| layer| one)?(?: again| back)?|(?:again )?(?P<style2"
+                r">" + STYLE_WORDS + r")(?: mode|"
                 r" theme| basemap| base map| map| style| view| tiles| background)?(?: again)?"
                 r"(?: please)?|"
                 r"(?:remove|hide|turn off|switch off|disable|drop|get rid of|no|without)"

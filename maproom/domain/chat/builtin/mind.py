@@ -189,15 +189,15 @@ class Mind:
 
         name = r"[A-Z][\w'-]+(?:(?: (?:de|da|do|del|of|la|am))? [A-Z][\w'-]+)*"
         for run in re.finditer(rf"(?<![\w']){name}", clause):
-            found = places.find(self, run.group(0), fuzzy=False)
-            place = found if isinstance(found, Place) else found.sure
+            looked = places.find(self, run.group(0), fuzzy=False)
+            place = looked if isinstance(looked, Place) else looked.sure
             known = place is not None and (place.kind != "city" or place.population >= FUZZY_TOWNS)
-            if not known and run.start() > 0 and len(run.group(0).split()) <= 3:
-                # "asking about the Oceanarium. Take me to it", "taken at Belém Tower": a
-                # feature of the data, by name (before a small town of that name)
-                if data.feature_named(self, run.group(0)) is not None:
-                    self.passing = True
-                    continue
+            # "asking about the Oceanarium. Take me to it", "taken at Belém Tower": a feature of
+            # the data, by name (before a small town of that name)
+            short = not known and run.start() > 0 and len(run.group(0).split()) <= 3
+            if short and data.feature_named(self, run.group(0)) is not None:
+                self.passing = True
+                continue
             if known and place is not None:
                 self.memory.went(as_json(place))
                 self.passing = True

@@ -76,8 +76,10 @@ def likeness(phrase_: str, name: str) -> float:
     """How well a phrase names a layer, 0..100: spelling (typos), word order, or every word of
     the phrase in the name ("cafes" for "Cafes north")."""
     words, named = singular(phrase_).split(), [singular(w) for w in name.split()]
-    if len(words) == 1 == len(named) and len(phrase_) >= len(named[0]) + 3 and (
-        phrase_.startswith(named[0])
+    if (
+        len(words) == 1 == len(named)
+        and len(phrase_) >= len(named[0]) + 3
+        and (phrase_.startswith(named[0]))
     ):
         return 0.0  # "riverside" is another word than "rivers", not a typo of it
     inside = 90.0 if words and all(singular(w) in named for w in phrase_.split()) else 0.0

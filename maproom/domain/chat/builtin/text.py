@@ -122,7 +122,8 @@ PARTICIPLES = {
 }  # fmt: skip
 # "Good morning! For the report I need ...": a greeting before the request
 GREETING = re.compile(
-    r"^(?:(?:hi|hello|hey|good (?:morning|afternoon|evening)|morning|dear \w+)(?: there| all| team)?"
+    r"^(?:(?:hi|hello|hey|good (?:morning|afternoon|evening)|morning|dear \w+)(?: there| all| tea"
+    r"m)?"
     r"[,.!:]* +(?=\w)|(?:thanks|thank you|great|perfect|lovely|brilliant)(?: so much| very "
     r"much)?[,.!]*(?: -)? +(?=(?:can|could|would|will|please|now|and|also|next|then)\b))+",
     re.IGNORECASE,
@@ -152,12 +153,15 @@ VERBS = (
     r"switch|turn|bring|pan|center|centre|rotate|tilt|filter|remove|delete|rename|classify|"
     r"merge|dissolve|buffer|clip|count|undo|redo|use|give|shade|paint|outline|drop|get rid)"
 )
-ASKING = r"(?:(?:can|could|would|will) you (?!mind)(?:please )?|please )?(?=\w)"  # after what it is for
+ASKING = (
+    r"(?:(?:can|could|would|will) you (?!mind)(?:please )?|please )?(?=\w)"  # after what it is for
+)
 SHORTHAND: list[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]]] = [
     # "... please? Many thanks. Kind regards, Maria": how a letter ends
     (
         re.compile(
-            r"(?<=\S)[.!?,]?\s*(?:(?:and |& )?(?:many thanks|thanks(?: very much| a lot| so much| in "
+            r"(?<=\S)[.!?,]?\s*(?:(?:and |& )?(?:many thanks|thanks(?: very much| a lot| so much|"
+            r" in "
             r"advance)?|thank you(?: very much| so much| in advance)?|kind regards|best regards|"
             r"best wishes|warm regards|regards|all the best)[,.!]*\s*)+(?:(?-i:[A-Z])\w+)?[.!]*$",
             re.I,
@@ -191,7 +195,8 @@ SHORTHAND: list[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]]] = 
     (
         re.compile(
             r"^for (?:the|my|our|a|an|this|next|tomorrow'?s|\w+'s) [\w' -]{1,60}?,? (?:(?=(?:i|we) "
-            r"(?:only |just )?(?:need|want|would like|'d like)\b|(?:i'd|we'd) like\b)|(?=(?:please|can|could|would|"
+            r"(?:only |just )?(?:need|want|would like|'d like)\b|(?:i'd|we'd) like\b)|(?=(?:pleas"
+            r"e|can|could|would|"
             r"will|may)\b\s+\w)" + ASKING + ")",
             re.I,
         ),
@@ -259,7 +264,8 @@ SHORTHAND: list[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]]] = 
     # "can the water on the background map be #0a3d62?": make it so
     (
         re.compile(
-            r"^(?:can|could|would) (the [\w ]{1,30}?(?: on the (?:background map|background|basemap|base "
+            r"^(?:can|could|would) (the [\w ]{1,30}?(?: on the (?:background map|background|basem"
+            r"ap|base "
             r"map|map))?) be (.+)$",
             re.I,
         ),
@@ -480,7 +486,8 @@ SHORTHAND: list[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]]] = 
     # "show me the whole Sites layer": all of it on screen
     (
         re.compile(
-            r"^show (?:me )?(?:the )?(?:whole|entire|full|complete) (?!of |(?:country|nation|region|"
+            r"^show (?:me )?(?:the )?(?:whole|entire|full|complete) (?!of |(?:country|nation|regi"
+            r"on|"
             r"world|map|thing|state|island|continent)\b)([\w ]+?)(?: layer)?"
             r"[.!]*$",
             re.I,
@@ -649,7 +656,8 @@ SHORTHAND: list[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]]] = 
     # "We have a delegation from Edinburgh, so would you mind ...": the request after why
     (
         re.compile(
-            r"(?:^|(?<=[.!?] ))([^.!?]{3,}?)(?:,? so| -) (?=(?:for (?:the|a|our|my) [\w' -]{1,30}? )?"
+            r"(?:^|(?<=[.!?] ))([^.!?]{3,}?)(?:,? so| -) (?=(?:for (?:the|a|our|my) [\w' -]{1,3"
+            r"0}? )?"
             r"(?:" + VERBS + r"\b|(?:can|could|"
             r"would|will) (?:you|we)\b|please\b|(?:i|we) (?:need|want)\b|(?:i|we)(?:'d| would) "
             r"like\b))",
@@ -719,7 +727,8 @@ SHORTHAND: list[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]]] = 
     # "put it straight again with north up": no rotation
     (
         re.compile(
-            r"\b(?:put|set|make|turn|get) (?:it|the map|the view|things) (?:back )?straight(?: again)?"
+            r"\b(?:put|set|make|turn|get) (?:it|the map|the view|things) (?:back )?straight(?: ag"
+            r"ain)?"
             r"(?:,? (?:with )?north (?:up|at the top))?",
             re.I,
         ),
@@ -733,7 +742,8 @@ SHORTHAND: list[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]]] = 
             r"newsletter|print|poster|lesson|class|talk|paper|piece|guide|website|page|screenshot|"
             r"video|reel|tweet|thread|briefing|handout|pitch|dossier|panel|caption|release|"
             r"announcement|header|banner|display|exhibit|exhibition|audit|assessment|form|minutes|"
-            r"agenda|review|study|survey|graphic|infographic|map|cover)s?(?:(?: [^,.!?]{1,60}?)?[,:] "
+            r"agenda|review|study|survey|graphic|infographic|map|cover)s?(?:(?: [^,.!?]{1,60}?)?["
+            r",:] "
             r"| (?=" + VERBS + r"\b))",
             re.I,
         ),
@@ -766,14 +776,18 @@ SHORTHAND: list[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]]] = 
     ),
     # "save that as its own layer": a new one
     (
-        re.compile(r"\b(save|keep|copy|put) (that|this|it|them|those|these) (?:as|in|into) "
-                   r"(?:its|their) own layer\b", re.I),
+        re.compile(
+            r"\b(save|keep|copy|put) (that|this|it|them|those|these) (?:as|in|into) "
+            r"(?:its|their) own layer\b",
+            re.I,
+        ),
         r"\1 \2 as a new layer",
     ),
     # "merge the districts by region into three bigger areas": by region
     (
         re.compile(
-            r"\b((?:merge|dissolve|group|combine) (?:the )?[\w ]+? by \w+) into (?:\w+ ){0,2}(?:areas|"
+            r"\b((?:merge|dissolve|group|combine) (?:the )?[\w ]+? by \w+) into (?:\w+ ){0,2}(?:a"
+            r"reas|"
             r"shapes|zones|regions|polygons|parts|groups|blocks)\b",
             re.I,
         ),
@@ -792,7 +806,8 @@ SHORTHAND: list[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]]] = 
     # "zoom in closer there, street level": close enough to read the streets
     (
         re.compile(
-            r"\bzoom(?: in)?(?: closer| more| further)?(?: there)?,? (?:to |at |down to |right down "
+            r"\bzoom(?: in)?(?: closer| more| further)?(?: there)?,? (?:to |at |down to |right do"
+            r"wn "
             r"to )?(?:the )?street[- ]level\b",
             re.I,
         ),
@@ -810,8 +825,13 @@ SHORTHAND: list[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]]] = 
     # "make the sea more dark": darker
     (
         re.compile(r"\bmore (dark|light|bright|pale|deep)\b", re.I),
-        lambda m: {"dark": "darker", "light": "lighter", "bright": "brighter", "pale": "paler",
-                   "deep": "deeper"}[m[1].lower()],  # fmt: skip
+        lambda m: {
+            "dark": "darker",
+            "light": "lighter",
+            "bright": "brighter",
+            "pale": "paler",
+            "deep": "deeper",
+        }[m[1].lower()],
     ),
     # "the director would like to see the city with ...": show it
     (
@@ -852,21 +872,29 @@ SHORTHAND: list[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]]] = 
     (re.compile(r"\bput ([\w ]{1,30}?) in the spotlight\b", re.I), r"highlight \1"),
     # "make Spain stand out", "switch the highlight over to Spain": highlight it
     (
-        re.compile(r"\bmake ((?-i:[A-Z])[\w'-]+(?: (?-i:[A-Z])[\w'-]+)*) stand out\b(?: and [^.!?]*)?",
-                   re.I),
+        re.compile(
+            r"\bmake ((?-i:[A-Z])[\w'-]+(?: (?-i:[A-Z])[\w'-]+)*) stand out\b(?: and [^.!?]*)?",
+            re.I,
+        ),
         r"highlight \1",
     ),
     (
-        re.compile(r"\b(?:switch|move|change|shift|put) the (?:highlight|mask|spotlight)(?: over)? "
-                   r"(?:to|on)\b", re.I),
+        re.compile(
+            r"\b(?:switch|move|change|shift|put) the (?:highlight|mask|spotlight)(?: over)? "
+            r"(?:to|on)\b",
+            re.I,
+        ),
         "highlight",
     ),
     # "our data on plain white": a blank basemap
     (re.compile(r"\bon (?:a )?(?:plain|pure|blank|empty) white\b", re.I), "on a blank basemap"),
     # "Our brand colour is #1b4f72. Make the water exactly that colour": that code
     (
-        re.compile(r"(?P<a>(?P<hex>#[0-9a-f]{6})\b[^.!?]*[.!?]+ +[^.!?]*?)\b(?:exactly |precisely )?"
-                   r"(?:that|this|the same) colou?r\b", re.I),
+        re.compile(
+            r"(?P<a>(?P<hex>#[0-9a-f]{6})\b[^.!?]*[.!?]+ +[^.!?]*?)\b(?:exactly |precisely )?"
+            r"(?:that|this|the same) colou?r\b",
+            re.I,
+        ),
         r"\g<a>\g<hex>",
     ),
     # "centre it on Porto", "Spain in frame": the map is what is centred or framed
@@ -898,7 +926,8 @@ SHORTHAND: list[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]]] = 
     # "I meant Portugal, not Spain. Could you change it?": the correction is the request
     (
         re.compile(
-            r"\b(i meant [^.!?,]+?)(?:,? (?:and )?not [^.!?]+?)?(?:,? [\w ]+ or not)?[.!?]+ +(?:(?:could|"
+            r"\b(i meant [^.!?,]+?)(?:,? (?:and )?not [^.!?]+?)?(?:,? [\w ]+ or not)?[.!?]+ +(?:"
+            r"(?:could|"
             r"can|would) you )?(?:please )?(?:change|fix|correct|update|switch|make) (?:it|that|"
             r"this)(?: (?:over|to (?:those|them|these|that|this)|please))*[.!?]*$",
             re.I,
@@ -907,14 +936,20 @@ SHORTHAND: list[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]]] = 
     ),
     # "the Sites layer should be called 'Tourist attractions'": rename it
     (
-        re.compile(r"\b(the [\w ]{1,30}? layer|the \w+) should (?:be|now be) (?:called|named|"
-                   r"renamed(?: to)?) ", re.I),
+        re.compile(
+            r"\b(the [\w ]{1,30}? layer|the \w+) should (?:be|now be) (?:called|named|"
+            r"renamed(?: to)?) ",
+            re.I,
+        ),
         r"rename \1 to ",
     ),
     # "put the district names on the shapes": label them
     (
-        re.compile(r"\b(?:put|show|write|display|add|place) the (\w+?)s? (name|\w+?)s? (?:on|onto|in) "
-                   r"(?:the )?(?:shapes|map|polygons|areas|dots|points|circles|lines)\b", re.I),
+        re.compile(
+            r"\b(?:put|show|write|display|add|place) the (\w+?)s? (name|\w+?)s? (?:on|onto|in) "
+            r"(?:the )?(?:shapes|map|polygons|areas|dots|points|circles|lines)\b",
+            re.I,
+        ),
         r"label the \1s by \2",
     ),
     # "the roads make the background too busy, so could you hide them": the roads, there
@@ -929,10 +964,15 @@ SHORTHAND: list[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]]] = 
         r"\2 the \1 on the basemap",
     ),
     (re.compile(r",? while you'?re at it\b", re.I), ""),
-    (re.compile(r"\b(print|hand|read|cut|lay|sign|pull|take|call)-(out|off|up)s?\b", re.I), r"\1\2"),
+    (
+        re.compile(r"\b(print|hand|read|cut|lay|sign|pull|take|call)-(out|off|up)s?\b", re.I),
+        r"\1\2",
+    ),
     # "non, plutôt la Belgique": no, rather Belgium
-    (re.compile(r"^((?:no|nope|sorry)[,.!]* )(?:instead|rather),? (?:the )?(?=\w)", re.I),
-     r"\1I meant "),
+    (
+        re.compile(r"^((?:no|nope|sorry)[,.!]* )(?:instead|rather),? (?:the )?(?=\w)", re.I),
+        r"\1I meant ",
+    ),
     # "can we go back to how it was before that?": undo
     (
         re.compile(
@@ -1127,8 +1167,8 @@ def normalise(text: str) -> str:
     text = re.sub(r"\b((?:tilt|rotate|turn|spin|pitch)\w* (?:the map|the view)) there\b", r"\1",
                   text, flags=re.I)  # fmt: skip
     # "highlight Portugal" then "now Spain instead": the same, for Spain
-    instead = re.fullmatch(r"(?:(?:now|and|then|ok|okay|no|better|do|try|go with),? )*(?P<x>[^,]+?),?"
-                           r" instead"
+    instead = re.fullmatch(r"(?:(?:now|and|then|ok|okay|no|better|do|try|go with),? )*"
+                           r"(?P<x>[^,]+?),? instead"
                            r"(?: of [^,]+?)?[.!]*", text,
                            re.I) or RETHOUGHT.fullmatch(text)  # fmt: skip
     said = instead["x"].lower().split() if instead else []

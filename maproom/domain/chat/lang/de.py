@@ -35,9 +35,9 @@ REWRITES = [
     (re.compile(r",?\s*\bfur [^,.!?]+? (?:reichen|reicht|genugen|genugt) [^,.!?]+"), ""),
     # "für jeden Bezirk zählen, wie viele Sehenswürdigkeiten darin liegen": count them in each
     (re.compile(r"\bfur (?:jeden|jede|jedes) (?P<a>\w+) (?:zahlen|zahlt|zahle),? wie viele "
-                r"(?P<b>\w+) (?:darin|dort|drin|da) (?:liegen|sind|gibt|stehen)(?:,? und (?:das|es|sie|"
-                r"dies) (?:als (?:karte|ebene|layer|neue ebene|eigene ebene) )?(?:zeigen|anzeigen|"
-                r"darstellen))?"),
+                r"(?P<b>\w+) (?:darin|dort|drin|da) (?:liegen|sind|gibt|stehen)(?:,? und (?:das|es|"
+                r"sie|dies) (?:als (?:karte|ebene|layer|neue ebene|eigene ebene) )?(?:zeigen|"
+                r"anzeigen|darstellen))?"),
      r"count the \g<b> in each \g<a>"),
     # "eigentlich war es Spanien, das ich hervorheben wollte": I meant Spain
     (re.compile(r"\b(?:eigentlich |doch )?(?:war|ist) es (?P<x>[^,.!?]+?),? (?:das|den|die) ich "
@@ -106,8 +106,8 @@ REWRITES = [
     (re.compile(r"\b(?:dunkle|dunkel) (?P<x>.+?) ab" + END), r"darken \g<x>"),
     (re.compile(r"\b(?:graue|grau) (?P<x>.+?) aus" + END), r"grey out \g<x>"),
     # "... nach Norden ausrichten und die Neigung wegnehmen": a second verb at its end
-    (re.compile(r"\bund (?P<x>(?:die|den|das|der|alle) [^?.!,]+?) (?P<v>wegnehmen|entfernen|loschen|"
-                r"ausblenden|einblenden|anzeigen|zeigen|zurucksetzen|ausschalten|einschalten|"
+    (re.compile(r"\bund (?P<x>(?:die|den|das|der|alle) [^?.!,]+?) (?P<v>wegnehmen|entfernen|"
+                r"loschen|ausblenden|einblenden|anzeigen|zeigen|zurucksetzen|ausschalten|einschalten|"
                 r"markieren|hervorheben)(?=\s*(?:[?.!,]|$))"), r"und \g<v> \g<x>"),
     (re.compile(r"\b(\w+?)tausend\b"), r"\1 tausend"),  # "viertausend"
     (re.compile(r"(\w)-(ebene|layer|schicht)\b"), r"\1 \2"),  # "die Städte-Ebene"
@@ -193,7 +193,9 @@ PHRASES: dict[str, str] = {
     "karte nach norden ausrichten": "north up",
     "wieder nach norden ausrichten": "north up again", "genordet": "north up",
     "freundliche grüße": "kind regards", "mit freundlichen grüßen": "kind regards",
-    "viele grüße": "kind regards", "liebe grüße": "kind regards", "eleganter": "more elegant", "schoner": "prettier", "ich brauche": "i need", "eigene": "new", "da hin": "there", "dahin": "there",
+    "viele grüße": "kind regards", "liebe grüße": "kind regards", "eleganter": "more elegant",
+    "schoner": "prettier", "ich brauche": "i need", "eigene": "new", "da hin": "there",
+    "dahin": "there",
     "wir brauchen": "we need", "ausrichten": "orient", "wegnehmen": "remove", "nimm": "take",
     "ausdehnung": "extent", "wohnen im": "live in the",
     "wohnen in": "live in", "leben im": "live in the", "leben in": "live in",

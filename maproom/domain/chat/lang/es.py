@@ -95,8 +95,11 @@ REWRITES = [
 AFTER = common.NOUN_FIRST
 PHRASES: dict[str, str] = {
     "necesitamos": "we need", "crearla": "create it", "crearlo": "create it",
-    "dibujarla": "draw it", "dibujarlo": "draw it", "hacerlo": "do it", "asi que": "so", "por eso": "so", "haga lo mismo": "do the same", "lleve": "take", "lleven": "take",
-    "muestre": "show", "resalte": "highlight", "oculte": "hide", "cambie": "change", "hagan lo mismo": "do the same", "mas elegante": "more elegant", "mas bonito": "prettier", "mas bonita": "prettier",
+    "dibujarla": "draw it", "dibujarlo": "draw it", "hacerlo": "do it", "asi que": "so",
+    "por eso": "so", "haga lo mismo": "do the same", "lleve": "take", "lleven": "take",
+    "muestre": "show", "resalte": "highlight", "oculte": "hide", "cambie": "change",
+    "hagan lo mismo": "do the same", "mas elegante": "more elegant", "mas bonito": "prettier",
+    "mas bonita": "prettier",
     # spoken forms (issue sets L and M): "kiero", "xfa", "tb", "haceme"
     "poner el norte arriba": "north up", "el norte arriba": "north up", "quitale": "remove",
     "quitale el resaltado": "remove the highlight", "el resaltado": "the highlight",

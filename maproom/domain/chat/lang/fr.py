@@ -15,7 +15,8 @@ MARKERS = ("classes", "le", "les", "du", "des", "et", "sur", "dans", "pour", "mo
            "combien", "quelle", "quelles", "quel", "quels", "plus", "l", "d", "qu")  # fmt: skip
 REWRITES = [
     # "mettez en évidence l'Espagne": highlight Spain
-    (re.compile(r"\b(?:mets|mettez|mettre|met) en (?:valeur|evidence|surbrillance) "), "highlight "),
+    (re.compile(r"\b(?:mets|mettez|mettre|met) en (?:valeur|evidence|surbrillance) "),
+     "highlight "),
     # "remets la carte droite": straight, not to the right
     (re.compile(r"\b(?:remets|mets|remettez|mettez|redresse|redressez)(?: la carte| la vue)? "
                 r"(?:droite|d'aplomb|a l'endroit)\b"), "put the map straight"),
@@ -331,7 +332,8 @@ PHRASES: dict[str, str] = {
     "colore": "colour", "colorer": "colour", "colorie": "colour", "peins": "paint",
     "peindre": "paint", "mets": "make", "mettre": "make", "mettez": "make",
     "plus elegante": "more elegant", "plus elegant": "more elegant", "plus jolie": "prettier",
-    "plus joli": "prettier", "rends": "make", "rendre": "make", "fais": "make", "faire": "make", "change": "change",
+    "plus joli": "prettier", "rends": "make", "rendre": "make", "fais": "make", "faire": "make",
+    "change": "change",
     "changer": "change", "modifie": "change", "couleur": "colour", "couleurs": "colours",
     "style": "style", "plus grand": "biggest", "plus grands": "biggest",
     "plus grande": "biggest", "plus grandes": "biggest", "le plus grand": "biggest",
@@ -362,7 +364,9 @@ PHRASES: dict[str, str] = {
     "with their names", "avec leur nom": "with their name", "noms": "names", "nom": "name",
     # basemap
     "fond de carte": "basemap", "carte de fond": "basemap", "carte de base": "basemap",
-    "non": "no", "celle-la": "that one", "celui-la": "that one", "fond": "background", "je prefererais": "i'd like", "je prefere": "i'd like", "mode sombre": "dark mode", "mode clair": "light mode",
+    "non": "no", "celle-la": "that one", "celui-la": "that one", "fond": "background",
+    "je prefererais": "i'd like", "je prefere": "i'd like", "mode sombre": "dark mode",
+    "mode clair": "light mode",
     "sombre": "dark", "claire": "light", "clair": "light", "satellite": "satellite",
     "image satellite": "satellite imagery", "vue satellite": "satellite view",
     "plan des rues": "street map", "rues": "streets", "routes": "roads", "eau": "water",

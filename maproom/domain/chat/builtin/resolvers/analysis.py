@@ -257,8 +257,10 @@ def clip(mind: Mind, slots: dict[str, str]) -> Outcome | None:
 
 
 # What a filter shows, said as such ("save that as a new layer" after "only the monuments")
-SHOWN = re.compile(r"that|this|it|them|those|these|the (?:result|selection|filtered (?:ones|features|"
-                   r"cafes|points)|ones shown)|what(?: is|'s) (?:shown|left|visible|on the map)")
+SHOWN = re.compile(
+    r"that|this|it|them|those|these|the (?:result|selection|filtered (?:ones|features|"
+    r"cafes|points)|ones shown)|what(?: is|'s) (?:shown|left|visible|on the map)"
+)
 
 
 @resolves("keep")

@@ -386,8 +386,8 @@ def ranked(
         slots = {**slots, "layer": by_field["layer"], "field": by_field["f"]}
     layers, rest = split(mind, slots.get("layer") or "")
     if fold(slots.get("layer") or "") in ONE_OF_THEM:  # "which one has the highest value?"
-        last = mind.memory.intent or {}
-        if not (slots.get("field") or "").strip() and last.get("kind") in ("top", "stat"):
+        before = mind.memory.intent or {}
+        if not (slots.get("field") or "").strip() and before.get("kind") in ("top", "stat"):
             return None  # "and which one has the lowest?" after a ranking: its other end
         referred = one_layer(mind, "", (slots.get("field") or "").strip() or None)
         if not isinstance(referred, dict):

@@ -87,9 +87,9 @@ def hide(mind: Mind, slots: dict[str, str], chosen: list[str] | None = None) -> 
         valued = _features_out(mind, text)
         if valued is not None:
             return valued
-    if chosen is None and said_layer and targets.named(mind, text) is None and mind.layers:
-        if targets.by_value(mind, text) or conditions.fitting(mind, text):  # "the Lisbon layer"
-            return targets.which(mind.layers, text)
+    unknown = chosen is None and said_layer and targets.named(mind, text) is None
+    if unknown and (targets.by_value(mind, text) or conditions.fitting(mind, text)):
+        return targets.which(mind.layers, text)  # "hide the Lisbon layer": which one is it?
     return visibility(mind, slots, chosen, False)
 
 
