@@ -30,9 +30,8 @@ LABEL = _any(
 )
 DESCRIBED = re.compile(r"(?:they|it|that|these|those|this)(?:'re|'s| are| is| look| looks)\b")
 LOOKS = re.compile(
-    r"\b(?:are|is|look|looks|seem|seems|got|get|getting)(?: (?:way|too|so|really|very|a bit|"
-    r"kind of|quite|rather|a little|now|still|just|far|much))* (?:tiny|small|big|huge|large|"
-    r"thin|thick)\b"
+    r"\b(?:are|is|look|looks|seem|seems)(?: (?:way|too|so|really|very|a bit|kind of|quite|"
+    r"rather|a little|now|still))* (?:tiny|small|big|huge|large|thin|thick)\b"
 )
 ORDERED = re.compile(r"(?:make|set|turn|render|draw|change|resize|scale)\b")
 PLACE_SIDE = re.compile(
