@@ -1169,6 +1169,10 @@ EUROPE = {"France", "United Kingdom", "Spain", "Germany", "Portugal"}
         ("Zeig nur die Städte in Europa", filtered("Cities", lambda p: p["country"] in EUROPE)),
         ("how many of the cities are capitals?",
          says(str(kept("Cities", lambda p: p["capital"])))),
+        ("Crea una capa con el número de sitios que cae en cada distrito.", derived),
+        ("For the twinning story, take me to the city with the smallest population on the map.",
+         near(*min(DATA["Cities"], key=lambda f: f["properties"]["population"])["geometry"]
+              ["coordinates"], km=30)),
         ("Make the sites and the cities blue",
          lambda s, _: all(s["layers"][name]["style"]["renderer"]["paint"]["circle-color"]
                           == "#0000ff" for name in ("Sites", "Cities")) or pytest.fail()),
@@ -1198,6 +1202,7 @@ async def test_requests_the_fifth_round_of_writers_made(
         ("take the map to Madrid",
          "Thank you. Our second office is in Valencia though, so could you go there next please?",
          near(-0.38, 39.47, km=30)),
+        ("tilt the map 30 degrees", "ok put it back flat, north up", view("pitch", 0)),
         ("Delete the Rivers layer", "Oh no, the Tagus panel needs it! Undo that, bring it back.",
          lambda s, _: list(s["layers"]) == ["Sites", "Cities", "Districts", "Rivers"]
          or pytest.fail(str(list(s["layers"])))),
@@ -1225,6 +1230,8 @@ async def test_follow_ups_the_fifth_round_of_writers_made(
         ("Show only the big ones.", "Cities with more than 20 million people",
          filtered("Cities", lambda p: p["population"] > 20_000_000)),
         ("Hide the Lisbon layer.", "the districts", shown("Districts", False)),
+        ("Zoom auf die Punkte", "Sites",
+         near(*feature("Sites", "Oceanarium")["geometry"]["coordinates"], km=20)),
         ("Could you filter it by population, please, so only the bigger ones show?",
          "The districts, the ones with more than 1000 people",
          filtered("Districts", lambda p: p["population"] > 1000)),

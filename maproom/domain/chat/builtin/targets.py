@@ -28,6 +28,8 @@ Layer = dict[str, Any]
 PRONOUNS = frozenset({"it", "them", "this", "that", "these", "those", "this layer", "that layer",
                       "the layer", "layer", "it all", "their", "its", "they", "those layers",
                       "these layers", "this one", "that one", "the same layer"})  # fmt: skip
+ONE = frozenset({"it", "this", "that", "this layer", "that layer", "the layer", "layer",
+                 "this one", "that one"})  # fmt: skip
 EVERYTHING = frozenset({"all", "everything", "every layer", "all of them", "layers", "all layers",
                         "data", "my data", "each layer"})  # fmt: skip
 GEOMETRY_WORDS = {
@@ -124,7 +126,10 @@ def named(mind: Mind, text: str) -> list[Layer] | Ask | None:
     if said in ("the", "a", "an"):  # "zoom to the layer": the rule kept only the article
         said = "the layer"
     if text.strip().lower() in PRONOUNS or said in PRONOUNS or (not said and text.strip()):
-        return referred(mind)
+        found = referred(mind)
+        if isinstance(found, list) and len(found) > 1 and said in ONE:
+            return which(found, text)  # "make it bigger" after two layers: which one?
+        return found
     if said in EVERYTHING:
         return list(mind.layers)
     names = {layer["layer_id"]: mind.gloss(layer["name"]) for layer in mind.layers}

@@ -903,9 +903,14 @@ SHORTHAND: list[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]]] = 
     (re.compile(r"\b(show(?: me| us)? [^.!?,]+?) on (?:the |my |our )?screen\b", re.I), r"\1"),
     # "flatten it again", "put the rotation back to normal, keep the rest as it is"
     (
-        re.compile(r"\bflatten (?:it|the map|the view|things)(?: out)?(?: again)?\b", re.I),
+        re.compile(
+            r"\b(?:flatten (?:it|the map|the view|things)(?: out)?|(?:put|set|make|turn|get) (?:it|"
+            r"the map|the view)(?: back)? flat)(?: again)?\b",
+            re.I,
+        ),
         "make the map flat",
     ),
+    (re.compile(r"\btake the (map|view) up to\b", re.I), r"take the \1 to"),
     (
         re.compile(
             r"\b(?:put|set|turn|bring|reset|get) the (?:rotation|bearing|orientation) back(?: to "

@@ -181,7 +181,9 @@ def buffer(mind: Mind, slots: dict[str, str]) -> Outcome | None:
 @resolves("aggregate")
 def aggregate(mind: Mind, slots: dict[str, str]) -> Outcome | None:
     """ "count the sites in each district", "sum of visitors per district"."""
-    points_text = slots.get("points") or ""
+    # "the number of sites that fall in each district": the sites
+    points_text = re.sub(r" (?:that|which) (?:fall|falls|lie|lies|are|is|sit|sits)$", "",
+                         slots.get("points") or "")  # fmt: skip
     if not points_text and slots.get("field"):  # "total visitors per district": the points
         having = [
             layer

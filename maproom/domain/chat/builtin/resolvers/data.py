@@ -403,7 +403,8 @@ def ranked(
     layer = layers[0]
     rest = re.sub(r"(?:(?:\b(?:in|of|from|on) |^)(?:the|this|that|my|our) (?:layer|map|data|dataset"
                   r"|list|table)|\b(?:on|in) here)$", "", rest).strip()  # fmt: skip
-    field_text = (slots.get("field") or "").strip()
+    field_text = re.sub(r" (?:in|of|on) (?:the|this|our|my) (?:map|layer|data|dataset)$", "",
+                        (slots.get("field") or "").strip())  # fmt: skip
     by = re.search(r"\b(?:by|in terms of|based on|for|of) (?:the )?(?P<f>[\w ]+)$", rest)
     if by and not field_text:
         field_text, rest = by.group("f"), rest[: by.start()].strip()

@@ -214,6 +214,12 @@ def goto(mind: Mind, slots: dict[str, str]) -> Outcome | None:
         layers = targets.named(mind, text)
         if isinstance(layers, list) and layers and targets.exactly(mind, text, layers):
             return mind.resolve("zoom_layer", {"layer": text})
+        if isinstance(layers, Ask) and fold(text).split()[-1] in targets.ALL_GEOMETRY_WORDS:
+            # "zoom to the points" with two layers of points: which?
+            asked = mind.resolve("zoom_layer", {"layer": text})
+            if isinstance(asked, Ask) and not asked.intent:
+                asked.intent = {"kind": "zoom_layer", "slots": {"layer": text}, "clause": text}
+            return asked
     its = ITS_COUNTRY.fullmatch(text.lower()) or ITS_COUNTRY.fullmatch(fold(text))
     if its and mind.memory.place:  # "show the whole country"
         country = _country_of_last(mind)
