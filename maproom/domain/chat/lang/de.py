@@ -470,7 +470,8 @@ PHRASES: dict[str, str] = {
     "jedem": "each", "pro": "per", "je": "per", "lose auf": "dissolve", "auflosen":
     "dissolve", "verschmelze": "merge", "fasse zusammen": "merge", "schneide": "clip",
     "zuschneiden": "clip", "neue ebene": "new layer", "eine neue ebene": "a new layer",
-    "speichere": "save", "erstelle": "create", "erstell": "create", "genannt": "called", "namens": "called",
+    "speichere": "save", "erstelle": "create", "erstell": "create", "genannt": "called",
+    "namens": "called",
     "kilometer": "km", "km": "km", "meter": "m", "meilen": "mi",
     # history
     "ruckgangig": "undo", "ruckgangig machen": "undo", "mach ruckgangig": "undo",

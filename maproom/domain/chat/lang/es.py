@@ -95,7 +95,9 @@ REWRITES = [
 AFTER = common.NOUN_FIRST
 PHRASES: dict[str, str] = {
     "necesitamos": "we need", "crearla": "create it", "crearlo": "create it",
-    "dibujarla": "draw it", "dibujarlo": "draw it", "hacerlo": "do it", "asi que": "so", "pon le etiquetas": "label it", "pon les etiquetas": "label them", "que cae": "that fall", "que caen": "that fall",
+    "dibujarla": "draw it", "dibujarlo": "draw it", "hacerlo": "do it", "asi que": "so",
+    "pon le etiquetas": "label it", "pon les etiquetas": "label them", "que cae": "that fall",
+    "que caen": "that fall",
     "por eso": "so", "haga lo mismo": "do the same", "lleve": "take", "lleven": "take",
     "muestre": "show", "resalte": "highlight", "oculte": "hide", "cambie": "change",
     "hagan lo mismo": "do the same", "mas elegante": "more elegant", "mas bonito": "prettier",

@@ -364,7 +364,8 @@ PHRASES: dict[str, str] = {
     "with their names", "avec leur nom": "with their name", "noms": "names", "nom": "name",
     # basemap
     "fond de carte": "basemap", "carte de fond": "basemap", "carte de base": "basemap",
-    "recentre sur": "centre on", "recentrez sur": "centre on", "recentre": "centre", "non": "no", "celle-la": "that one", "celui-la": "that one", "fond": "background",
+    "recentre sur": "centre on", "recentrez sur": "centre on", "recentre": "centre", "non": "no",
+    "celle-la": "that one", "celui-la": "that one", "fond": "background",
     "je prefererais": "i'd like", "je prefere": "i'd like", "mode sombre": "dark mode",
     "mode clair": "light mode",
     "sombre": "dark", "claire": "light", "clair": "light", "satellite": "satellite",
