@@ -806,12 +806,11 @@ SHORTHAND: list[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]]] = 
     # "zoom in closer there, street level": close enough to read the streets
     (
         re.compile(
-            r"\bzoom(?: in)?(?: closer| more| further)?(?: there)?,? (?:to |at |down to |right do"
-            r"wn "
-            r"to )?(?:the )?street[- ]level\b",
+            r"\bzoom(?: in)?(?: closer| more| further)?(?: there)?,? (?:to |at |down to |right down "
+            r"to )?(?:the )?street[- ]level\b(?! (?:in|of|on|at|over|for) )",
             re.I,
         ),
-        "zoom to level 17",
+        "zoom to level 16",
     ),
     # "rotate the map 90 degrees so east is at the top": why, after the request
     (

@@ -88,7 +88,9 @@ def find(mind: Mind, text: str, *, fuzzy: bool = True) -> Found | Place:
     country = (mind.memory.place or {}).get("country")
     if not found.clear and len(found.candidates) > 1 and country:
         # "Madrid", then "our other office is in Valencia": the Valencia in Spain
-        near = [place for place in found.candidates if place.country == country]
+        top = max(place.population for place in found.candidates)
+        near = [place for place in found.candidates
+                if place.country == country and place.population * 4 >= top]  # fmt: skip
         if len(near) == 1:
             rest = [place for place in found.candidates if place is not near[0]]
             return Found([near[0], *rest], clear=True, fuzzy=found.fuzzy)
