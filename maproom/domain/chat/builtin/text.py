@@ -806,8 +806,8 @@ SHORTHAND: list[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]]] = 
     # "zoom in closer there, street level": close enough to read the streets
     (
         re.compile(
-            r"\bzoom(?: in)?(?: closer| more| further)?(?: there)?,? (?:to |at |down to |right down "
-            r"to )?(?:the )?street[- ]level\b(?! (?:in|of|on|at|over|for) )",
+            r"\bzoom(?: in)?(?: closer| more| further)?(?: there)?,? (?:to |at |down to |right "
+            r"down to )?(?:the )?street[- ]level\b(?! (?:in|of|on|at|over|for) )",
             re.I,
         ),
         "zoom to level 16",
