@@ -91,10 +91,9 @@ def zoom(mind: Mind, slots: dict[str, str]) -> Outcome | None:
     actions = [action]
     if slots.get("there") and mind.memory.place and inward and not most:
         # "which site gets the most visitors?" "zoom there": all the way to it, from afar
-        went = places.to_place(mind, "goto", {}, places.from_json(mind.memory.place))
-        near = next((a.get("zoom") for a in getattr(went, "actions", []) if "zoom" in a), None)
-        if near is not None and near > float(mind.state.get("zoom") or 0) + count:
-            return went
+        place = places.from_json(mind.memory.place)
+        if places.fly_to(place, None)["zoom"] > float(mind.state.get("zoom") or 0) + count:
+            return places.to_place(mind, "goto", {}, place)
     if slots.get("there") and mind.memory.place:  # "zoom in there": on that place first
         center = [mind.memory.place["lng"], mind.memory.place["lat"]]
         actions.insert(0, {"type": "jump_to", "center": center})
