@@ -216,6 +216,19 @@ class Talk:
         places = self.places.languages_of(self.turn.message)
         code = lang.detect(self.turn.message, self.protected, places)
         said = normalise(lang.english(self.turn.message, code, self.protected)).lower()
+        every = re.fullmatch(
+            r"(?:(?:yes|yeah|yep|ok|okay|sure)[,!.]* )?(?:\w+ )?(?:both|all|all of them|both of "
+            r"them|the two(?: of them)?|them all|all (?:two|three|four|\d+)(?: of them)?)"
+            r"(?: of them)?(?: please)?[.!]*",
+            said,
+        )
+        both = every is not None and "both" in said.split()
+        if (
+            every
+            and 1 < len(choices) <= (2 if both else 9)
+            and all(set(c) == {"layers"} for c in choices)
+        ):
+            return {"layers": [i for choice in choices for i in choice["layers"]]}
         ordinal = re.fullmatch(r"(?:the )?(first|second|third|fourth|fifth|\d)(?: one)?", said)
         if ordinal:
             word = ordinal.group(1)
@@ -375,9 +388,14 @@ class Talk:
         await self.say([Phrase("removed_confirmed")])
 
     async def say(self, said: list[Phrase]) -> None:
-        """Add sentences to the reply, in the message's language."""
+        """Add sentences to the reply, in the message's language; one said twice in a row
+        ("what information do we have about each city? what fields are there") once."""
+        last = None
         for sentence in said:
-            await self.turn.say(lang.say(self.code, sentence.key, sentence.values))
+            text = lang.say(self.code, sentence.key, sentence.values)
+            if text != last:
+                await self.turn.say(text)
+            last = text
 
 
 CREATES = frozenset(

@@ -133,7 +133,15 @@ def fitting(mind: Mind, text: str, among: list[Layer] | None = None) -> list[tup
     filter ("the capitals": Cities, capital true); while the agent's last question was about
     a field, only the layers holding that field."""
     fits = []
-    for layer in mind.layers if among is None else among:
+    layers = mind.layers if among is None else among
+    # the values of every text field, fetched at once (one reading more, not one a field)
+    keys = [("stats", layer["layer_id"], field["name"], None) for layer in layers
+            if layer["layer_type"] == "geojson"
+            for field in layer.get("fields") or [] if field.get("type") == "string"]  # fmt: skip
+    missing = [key for key in keys if key not in mind.data]
+    if missing:
+        raise Need(missing)
+    for layer in layers:
         fields = [field["name"] for field in layer.get("fields") or []]
         if mind.memory.field and mind.memory.field not in fields:
             continue  # the answer to "which should I keep by population?"

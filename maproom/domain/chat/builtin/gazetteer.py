@@ -494,6 +494,10 @@ class Gazetteer:
         codes = self._regions.get(folded)
         if codes:
             tests.append(lambda p: p.region in codes or p.code in codes)
+        for index in self._names.get(re.sub(r"^the ", "", folded), ()):
+            area = self.places[index]  # "Lagos in the Algarve": a town in the area's box
+            if area.kind == "area" and area.box is not None:
+                tests.append(functools.partial(_town_in, box=area.box))
         return tests
 
     def _rank(self, candidates: list[Place], fuzzy: bool) -> Found:
@@ -546,6 +550,11 @@ def _last_words(text: str) -> re.Match[str] | None:
 
 def _largest(indices: list[int], gazetteer: Gazetteer) -> int:
     return max(gazetteer.places[i].population for i in indices)
+
+
+def _town_in(place: Place, box: tuple[float, float, float, float]) -> bool:
+    """Whether a place is a town whose point lies in a box (west, south, east, north)."""
+    return place.kind == "city" and box[0] <= place.lng <= box[2] and box[1] <= place.lat <= box[3]
 
 
 def _lies_in(town: Place, place: Place) -> bool:

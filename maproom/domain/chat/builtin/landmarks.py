@@ -16,7 +16,9 @@ WIDE = {"Great Wall of China": 8.0, "Serengeti": 8.0, "Yellowstone": 9.0, "Salar
         "Mount Vesuvius": 12.0, "Plitvice Lakes": 12.0, "Perito Moreno Glacier": 12.0,
         "Uluru": 13.0, "Table Mountain": 13.0, "Iguazu Falls": 13.0, "Victoria Falls": 13.0,
         "Valley of the Kings": 13.0, "Meteora": 13.0, "Cliffs of Moher": 13.0,
-        "Giant's Causeway": 13.0, "Niagara Falls": 14.0}  # fmt: skip
+        "Giant's Causeway": 13.0, "Niagara Falls": 14.0, "Serra da Estrela": 11.0,
+        "Peneda-Gerês National Park": 10.0,
+        "Sagres Fortress": 13.0, "Serra de Monchique": 11.0}  # fmt: skip
 LANDMARKS: list[tuple[str, str, str, float, float]] = [
     ("Eiffel Tower", "Tour Eiffel|Torre Eiffel|Eiffelturm", "FR", 2.2945, 48.8584),
     ("Louvre",
@@ -274,4 +276,15 @@ LANDMARKS: list[tuple[str, str, str, float, float]] = [
     ("Hassan II Mosque",
      "Mezquita Hassan II|Mesquita Hassan II|Mosquée Hassan-II", "MA", -7.6327, 33.6085),
     ("Jemaa el-Fnaa", "Jemaa el-Fna|Djemaa el-Fna|Plaza Jemaa el-Fna", "MA", -7.9894, 31.6258),
+    ("Cape St. Vincent",
+     "Cabo de São Vicente|Cape Saint Vincent|Cabo de San Vicente|Cap Saint-Vincent",
+     "PT", -8.9969, 37.0227),
+    ("Ponta da Piedade", "", "PT", -8.6689, 37.0806),
+    ("Sagres Fortress", "Sagres|Fortaleza de Sagres|Ponta de Sagres|Sagres Point", "PT", -8.9486,
+     37.0011),
+    ("Serra de Monchique", "Monchique|Fóia|Foia|Monchique mountains", "PT", -8.5947, 37.3158),
+    ("Benagil Cave", "Benagil|Algar de Benagil|Gruta de Benagil", "PT", -8.4266, 37.0873),
+    ("Serra da Estrela", "Sierra de la Estrella", "PT", -7.6114, 40.3217),
+    ("Peneda-Gerês National Park",
+     "Peneda-Gerês|Peneda Geres|Gerês|Parque Nacional da Peneda-Gerês", "PT", -8.15, 41.75),
 ]  # fmt: skip

@@ -48,6 +48,17 @@ def resolves(*kinds: str) -> Callable[[Resolver], Resolver]:
     return register
 
 
+# "zoom out so we can see all four rivers at once": the layer framed
+SEEN = re.compile(
+    r"^(?:zoom(?: out| in)?|pan|move|go)(?: the map)?(?: a bit| a little)?,? so (?:that )?"
+    r"(?:we|i|you|"
+    r"everyone|everybody|the class|they|people) (?:can|could) see (?:all )?(?:of )?(?:the )?"
+    r"(?:(?:two|three|four|five|six|\d+) )?(?P<layer>[\w ]+?)(?: at once| together| all at once|"
+    r" at the same time| in one view| on (?:the )?screen)?[.!]*$",
+    re.I,
+)
+
+
 class Mind:
     """One reading of one message (see the module docstring)."""
 
@@ -104,6 +115,11 @@ class Mind:
         presentation about Portugal, could you center the map there and make it dark" is two
         requests, not one "dark"), or of as many that use a place the chatter named or that
         the grammar's rules read."""
+        seen = SEEN.search(self.message.strip())  # "zoom out so we can see all four rivers"
+        if seen and isinstance(targets.named(self, seen["layer"]), list):
+            framed = self.resolve("zoom_layer", {"layer": seen["layer"], "clause": message})
+            if isinstance(framed, Done):
+                return [(message, framed)]
         best: tuple[int, Read] | None = None
         cuts = list(grammar.clauses(message))
         whole: tuple[Read, tuple[Memory, dict[str, Any], list[dict[str, Any]]]] | None = None
@@ -189,6 +205,8 @@ class Mind:
 
         name = r"[A-Z][\w'-]+(?:(?: (?:de|da|do|del|of|la|am))? [A-Z][\w'-]+)*"
         for run in re.finditer(rf"(?<![\w']){name}", clause):
+            if run.group(0).lower() in COMMON:
+                continue  # "We won't need the districts": a sentence's first word, no place
             looked = places.find(self, run.group(0), fuzzy=False)
             place = looked if isinstance(looked, Place) else looked.sure
             known = place is not None and (place.kind != "city" or place.population >= FUZZY_TOWNS)

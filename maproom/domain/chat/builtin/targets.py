@@ -52,6 +52,10 @@ FIELD_SYNONYMS = {
     "star": ("rating", "stars", "score"), "stars": ("rating", "score"), "score": ("rating",),
     "rated": ("rating",), "grade": ("rating", "score"), "km": ("length_km", "length"),
     "kilometers": ("length_km", "length"), "kilometres": ("length_km", "length"),
+    "longer": ("length", "length_km"), "bigger": ("population", "area", "size"),
+    "larger": ("population", "area", "size"), "busier": ("visitors",),
+    "more visited": ("visitors",), "more popular": ("visitors",),
+    "more populated": ("population", "pop"), "more populous": ("population", "pop"),
 }  # fmt: skip
 
 
@@ -68,7 +72,7 @@ def bare(text: str) -> str:
     """A layer phrase without its determiners and the word "layer" ("the layer of the cities":
     cities)."""
     phrase_ = fold(text)
-    phrase_ = re.sub(r"^(?:the |my |our |all(?: of)? (?:the )?)+", "", phrase_)
+    phrase_ = re.sub(r"^(?:the |my |our |(?:all|both)(?: of)? (?:the )?)+", "", phrase_)
     phrase_ = re.sub(r"^(?:layers?|data(?:set)?)(?: (?:of|called|named|with))?(?: the)? (?=\w)",
                      "", phrase_)  # fmt: skip
     return re.sub(r" (?:layers?|data(?:set)?)$", "", phrase_).strip()
@@ -143,8 +147,10 @@ def named(mind: Mind, text: str) -> list[Layer] | Ask | None:
             same = [layer for layer in mind.layers if layer["geometry_type"] == geometry]
             # "the dots" right after the cities were named: the cities
             talked = [layer for layer in same if layer["layer_id"] in mind.memory.layers]
-            if len(talked) == 1 and len(same) > 1:
+            if len(talked) == 1 and len(same) > 1 and not re.match(r"(?:all|both)\b", fold(text)):
                 return talked
+            if re.match(r"(?:all|both)\b", fold(text)):  # "both the points": every layer of them
+                return same or None
             if same:
                 return same if len(same) == 1 else which(same, text)
     words = said.split()

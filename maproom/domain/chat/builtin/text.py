@@ -82,13 +82,16 @@ POLITE = re.compile(
     r"please|pls|plz|kindly|hey|hi|hello|ok|okay|alright|right|now|then|also|and|so|"
     r"um+|uh+|hm+|well|oh|yes|yeah|quickly|quick|actually|maybe|first|next|finally|"
     r"lastly|(?:oops|whoops|sorry|my bad)[.!]?|(?:you'?d |we'?d )?better|question|"
-    r"out of interest|just curious|i wonder)[,:!]?\s+|"
-    r"(?:you|u) (?:can|could)\s+(?=show|take|fly|go)|"
+    r"out of interest|just curious|i wonder|assistant|computer|maproom)[,:!]?\s+|"
+    # the teacher to the class: "who can guess how many ..."
+    r"(?:who can guess|who knows|can anyone (?:guess|tell me)|(?:does )?anyone know|"
+    r"let'?s (?:see|find out)|guess)\s+(?=how|what|which|where)|"
+    r"(?:you|u) (?:can|could)(?: now| just)?\s+(?!see\b|tell\b|not\b|also\b|only\b)(?=\w)|"
     r"(?:would|do) you mind\s+|"
-    r"(?:can|could|would|will) (?:you|u)\s+(?:please\s+|pls\s+|kindly\s+|just\s+)?|"
+    r"(?:can|could|would|will) (?:you|u)\s+(?:please\s+|pls\s+|kindly\s+|just\s+)?(?:to )?|"
     r"(?:can|could|shall|may) (?:we|i)\s+(?:please\s+|maybe\s+|just\s+)?|"
     r"(?:would|do) you mind\s+|i (?:want|would like|need|wanna)(?: you)?(?: to)?\s+(?=\w)|"
-    r"(?:is it|would it be) possible(?: for you)? to\s+|is there a way to\s+|"
+    r"(?:is it |would it be |it is |it's |is )?possible(?: for you)? to\s+|is there a way to\s+|"
     r"i(?:'d| would)? (?:really |dearly |so |very much )?(?:love|like) (?:you )?(?:to )?(?=\w)|"
     r"(?:let'?s|lets)\s+|i'?d like (?:you )?(?:to )?(?=\w)|go ahead and\s+|try to\s+|"
     r"(?:please )?help me\s+|(?:but )?(?:ignore|disregard|skip|never mind|don'?t do|do not do) "
@@ -99,12 +102,17 @@ POLITE = re.compile(
     re.IGNORECASE,
 )
 TRAILING = re.compile(
-    r"(?:\s+(?:please|pls|plz|for me|now|(?:thanks|thank you)(?: (?:ever )?so much| very much| a "
+    r"(?:\s+(?:please|pls|plz|for (?:me|us|everyone|everybody|the class|all of us)|now|"
+    r"for (?:this one|this time|now|today|the moment|the time being)|"
+    r"(?:thanks|thank you)(?: (?:ever )?so much| very much| a "
     r"lot)?|thx|ty|cheers|i guess|if you can|"
     r"if possible|if you could|when you can|real quick|right now|asap|ok|okay|up close|"
-    r"close up|(?:in|from) (?:the|this|my|our) (?:data|dataset|data set)|show (?:me|us)|"
+    r"close up|(?:in|from|has|have) (?:the|this|my|our) (?:data|dataset|data set|list|table|"
+    r"map)|show (?:me|us)|"
     r"(?:can|could) (?:you|u) (?:show|find) (?:me|it|us)(?: on the map)?|is better|"
-    r"looks better|would be better|instead|next|entirely|completely|altogether|at all)|"
+    r"looks better|would be better|instead|next|entirely|completely|altogether|at all|"
+    r"actually|(?:on|in) here)|[\s,]+(?:in |for |as per |per )?(?:our |the )?(?:house|brand|"
+    r"company|corporate) (?:style|colou?rs?|palette|guidelines)|"
     r"[\s,.!?;:]+)+$",
     re.IGNORECASE,
 )
@@ -128,6 +136,13 @@ GREETING = re.compile(
     r"much)?[,.!]*(?: -)? +(?=(?:can|could|would|will|please|now|and|also|next|then)\b))+",
     re.IGNORECASE,
 )
+# "The cities, can you make them bigger?": the layer said first, then what to do with it
+TOPIC = re.compile(
+    r"^(?P<topic>(?:the|my|our|all the) (?!\w+ (?:is|are|was|were|looks?|seems?)\b)[a-z]+"
+    r"(?: [a-z]+){0,2}),\s+(?P<rest>(?:[\w']+ ){1,6}?)"
+    r"(?:them|it)\b",
+    re.IGNORECASE,
+)
 # "Apologies, I meant Portugal", "Sorry, my mistake. I meant ...": the correction itself
 APOLOGY = re.compile(
     r"^(?:(?:my )?apologies|sorry|my mistake|my bad|oops)(?:[,.!]*\s+(?:my mistake|my bad))?"
@@ -137,7 +152,7 @@ APOLOGY = re.compile(
 # "could you show the name of each city": the request, read before the shorthands
 ASKED = re.compile(
     r"^(?:(?:please|kindly|pls)[,]?\s+(?!to )|(?:would|do) you mind\s+|(?:can|could|would|will) "
-    r"(?:you|u)\s+(?:please\s+|kindly\s+|just\s+)?)+",
+    r"(?:you|u)\s+(?:please\s+|kindly\s+|just\s+)?(?:to\s+(?=\w+ the\b))?)+",
     re.IGNORECASE,
 )
 NUMBER_NAMES = ["one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"]
@@ -156,6 +171,18 @@ VERBS = (
 ASKING = (
     r"(?:(?:can|could|would|will) you (?!mind)(?:please )?|please )?(?=\w)"  # after what it is for
 )
+# ESL comparatives and superlatives ("more big", "the city more big"): the English forms
+COMPARED = {
+    "big": ("bigger", "biggest"), "small": ("smaller", "smallest"),
+    "large": ("larger", "largest"), "long": ("longer", "longest"),
+    "short": ("shorter", "shortest"), "thick": ("thicker", "thickest"),
+    "thin": ("thinner", "thinnest"), "wide": ("wider", "widest"), "near": ("nearer", "nearest"),
+    "close": ("closer", "closest"), "far": ("further", "furthest"),
+    "dark": ("darker", "darkest"), "light": ("lighter", "lightest"),
+    "bright": ("brighter", "brightest"), "high": ("higher", "highest"),
+    "low": ("lower", "lowest"), "populated": ("more populated", "most populated"),
+    "visited": ("more visited", "most visited"), "popular": ("more popular", "most popular"),
+}  # fmt: skip
 SHORTHAND: list[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]]] = [
     # "... please? Many thanks. Kind regards, Maria": how a letter ends
     (
@@ -173,6 +200,90 @@ SHORTHAND: list[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]]] = 
     (re.compile(r"\bteh\b", re.IGNORECASE), "the"),
     (re.compile(r"\b(zoom|go|fly|move|pan|jump) ot\b", re.I), r"\1 to"),  # "zoom ot madrid"
     (re.compile(r"\blvl\b", re.I), "level"),
+    # "all the Algarve, from Sagres until Vila Real": how far the place goes, said again
+    (re.compile(r",? from (?:the )?[\w' -]+? (?:until|till) [\w' -]+(?=$|[,.!?])", re.I), ""),
+    (re.compile(r"\b(the [A-Z][\w-]+) complete(?:, all the country)?\b"), r"\1"),
+    # "Lagos, the city here in the Algarve": Lagos in the Algarve
+    (
+        re.compile(
+            r"\b([A-Z][\w'-]+(?: [A-Z][\w'-]+)?),? (?:the|a) (?:city|town|village|one) "
+            r"(?:here |there |down |up )?in (?:the )?([A-Z][\w' -]+)"
+        ),
+        r"\1 in \2",
+    ),
+    # "I prefer the map dark": make it dark
+    (
+        re.compile(
+            r"^(?:i|we)(?:'d| would)? prefer (the map|the basemap|the background|it) ", re.I
+        ),
+        r"make \1 ",
+    ),
+    # "the sea is too much light, I want it in dark blue": the sea in dark blue
+    (
+        re.compile(
+            r"^(the [\w ]{2,20}?) (?:is|are|looks?|seems?) (?:too(?: much)?|very|so|a bit) "
+            r"\w+,? (?:i|we) (?:want|need|would like|'d like|prefer) (?:it|them) (?:in )?",
+            re.I,
+        ),
+        r"make \1 ",
+    ),
+    # "the map without background": no basemap
+    (
+        re.compile(
+            r"\b(?:the map )?without (?:a |any |the )?(?:background(?: map)?|basemap|base map)"
+            r"(?: at all)?\b",
+            re.I,
+        ),
+        "no basemap",
+    ),
+    # "the cafes on the top, over the rivers and the counties": on top (of all the others)
+    (
+        re.compile(r"\b((?:on|to|at) (?:the )?top),? (?:over|above) (?:the |all )?[\w ]+$", re.I),
+        r"\1",
+    ),
+    # "see the museums only": only the museums
+    (
+        re.compile(r"^(show|see|display|keep)( me)? (the [\w ]+?) only(?=$|,)", re.I),
+        r"\1\2 only \3",
+    ),
+    # "only the museums, not the monuments and parks": the others are left out anyway
+    (re.compile(r"(\bonly\b[^,]*?),? (?:and |but )?not (?:the )?[\w ]+$", re.I), r"\1"),
+    # "Madrid, street level": zoom to street level in Madrid
+    (
+        re.compile(
+            r"^(?P<p>[A-Z][\w'-]+(?: (?:de |da |do |del )?[A-Z][\w'-]+)*),? (?:at |in |to )?(?P<s>street|city|town|"
+            r"neighbou?rhood|block|building|country|region) (?:level|scale|view)$"
+        ),
+        r"zoom to \g<s> level in \g<p>",
+    ),
+    # "counties in classes by population, 4 of them": in 4 classes
+    (
+        re.compile(r"\bin (?:classes|groups|bins) (by|on|using) ([\w ]+?),? (\w+) of them\b", re.I),
+        r"\1 \2 in \3 classes",
+    ),
+    # "get rid of the points, both of them": both the points
+    (
+        re.compile(r"\bthe (point|line|polygon|area|dot|shape)s,? (both|all) of them\b", re.I),
+        r"\2 \1 layers",
+    ),
+    # "the city more big of the map": the biggest city; "more thick": thicker
+    (
+        re.compile(
+            r"\bthe ([a-z]+) (?:more|most) (big|small|large|long|short|thick|thin|populated|"
+            r"visited|popular|high|low) (?:of|in|on) (?:the|my|our|all the) "
+            r"(?:map|list|data|layer|\w+)\b",
+            re.I,
+        ),
+        lambda m: f"the {COMPARED[m[2].lower()][1]} {m[1]}",
+    ),
+    (
+        re.compile(
+            r"\bmore (big|small|large|long|short|thick|thin|wide|near|close|far|dark|light|"
+            r"bright|high|low)\b",
+            re.I,
+        ),
+        lambda m: COMPARED[m[1].lower()][0],
+    ),
     # "to show where tourists concentrate, turn ...": what it is for, said first
     (
         re.compile(
@@ -195,7 +306,9 @@ SHORTHAND: list[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]]] = 
     (
         re.compile(
             r"^for (?:the|my|our|a|an|this|next|tomorrow'?s|\w+'s) [\w' -]{1,60}?,? (?:(?=(?:i|we) "
-            r"(?:only |just )?(?:need|want|would like|'d like)\b|(?:i'd|we'd) like\b)|(?=(?:pleas"
+            r"(?:only |just )?(?:need|want|would like|'d like|prefer)\b|"
+            r"(?:i'd|we'd) (?:like|prefer)"
+            r"\b)|(?=(?:pleas"
             r"e|can|could|would|"
             r"will|may)\b\s+\w)" + ASKING + ")",
             re.I,
@@ -713,6 +826,8 @@ SHORTHAND: list[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]]] = 
         r"\1 \2 \3",
     ),
     (re.compile(r"\b(that|which|who)'s\b", re.I), r"\1 is"),
+    # "which river's the longest": which river is
+    (re.compile(r"^((?:which|what) [a-z]+)'s (?=(?:the|a|an) )", re.I), r"\1 is "),
     (re.compile(r"^(?:can|could|would) the map (show|display) ", re.I), r"\1 "),
     # "get rid of the one we don't need any more": which one is not said
     (
@@ -742,7 +857,8 @@ SHORTHAND: list[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]]] = 
             r"newsletter|print|poster|lesson|class|talk|paper|piece|guide|website|page|screenshot|"
             r"video|reel|tweet|thread|briefing|handout|pitch|dossier|panel|caption|release|"
             r"announcement|header|banner|display|exhibit|exhibition|audit|assessment|form|minutes|"
-            r"agenda|review|study|survey|graphic|infographic|map|cover)s?(?:(?: [^,.!?]{1,60}?)?["
+            r"agenda|review|study|survey|graphic|infographic|map|cover)s?(?:(?: (?!(?:i|we) )"
+            r"[^,.!?]{1,60}?)?["
             r",:] "
             r"| (?=" + VERBS + r"\b))",
             re.I,
@@ -1143,6 +1259,7 @@ def normalise(text: str) -> str:
     text = text.replace("\u201e", '"')  # German „...“
     text = re.sub(r"(?<=\w) +(?=[!?;](?:\s|$))", "", text)  # French spacing: "merci ! ..."
     text = GREETING.sub("", text)
+    text = TOPIC.sub(lambda m: f"{m['rest']}{m['topic']}", text)
     text = APOLOGY.sub("", text)
     text = ASKED.sub("", text)
     for pattern, replacement in SHORTHAND:

@@ -92,6 +92,11 @@ NOUNS: dict[str, tuple[str, str, str, str]] = {
     "bars": ("bares", "bares", "bars", "bars"),
     "pub": ("taberna", "tasca", "pub", "kneipe"), "pubs": ("tabernas", "tascas", "pubs", "kneipen"),
     "port": ("puerto", "porto", "port", "hafen"), "ports": ("puertos", "portos", "ports", "hafen"),
+    # rivers, by their names in each language ("der Rhein" is the Rhine of a layer)
+    "tagus": ("tajo", "tejo", "tage", "tajo"), "rhine": ("rin", "rhine", "rhin", "rhein"),
+    "seine": ("sena", "sena", "seine", "seine"), "douro": ("duero", "douro", "douro", "duero"),
+    "danube": ("danubio", "danubio", "danube", "donau"),
+    "thames": ("tamesis", "tamisa", "tamise", "themse"),
 }  # fmt: skip
 ORDER = {"es": 0, "pt": 1, "fr": 2, "de": 3}
 

@@ -82,11 +82,12 @@ REWRITES = [
     # "Cámbiale el nombre a la capa Districts, ponle Barrios"
     (re.compile(r"\b(?:renombra|cambia el nombre de|cambiale el nombre a)\b(?P<what>.*?),? (?:y )?"
                 r"(?:ponle|llamala|llamalo|que se llame|ponle de nombre|ponle el nombre(?: de)?) "
-                r"(?P<name>[^\s\"].*)$"),
+                r"(?P<name>[^\s\"][^,;.!?]*)(?:[,;.!?] .*)?$"),
      r'rename\g<what> to "\g<name>"'),
     # A new name is kept as typed: "renombra la capa Districts a Barrios".
     (re.compile(r"\b(?:renombra|renombrar|renombre|cambia el nombre de|cambiale el nombre a|"
-                r"ponle de nombre a)\b(?P<what>.*?) (?:a|como|por|en) (?P<name>[^\s\"].*)$"),
+                r"ponle de nombre a)\b(?P<what>.*?) (?:a|como|por|en) "
+                r"(?P<name>[^\s\"][^,;.!?]*)(?:[,;.!?] .*)?$"),
      r'rename\g<what> to "\g<name>"'),
     # "muéstrame", "llévame", "acércate": the pronoun written into the verb.
     (re.compile(r"\b(muestra|lleva|ensena|dime|pon|haz|quita|da|manda)(me|nos|le|les|la|las|lo|"
@@ -149,6 +150,7 @@ PHRASES: dict[str, str] = {
     "oscurecer": "darken",
     "fuera de": "outside of",
     "cuanto mide": "",
+    "cuanto mide el": "how long is the", "cuanto mide la": "how long is the",
     "y cuanto mide": "",
     "establece": "set",
     "fija": "set",
@@ -273,7 +275,8 @@ PHRASES: dict[str, str] = {
     "alli": "there", "alla": "there", "aqui": "here",
     # going places
     "vuela a": "fly to", "vuela hacia": "fly to", "vuela": "fly", "volar a": "fly to",
-    "ve a": "go to", "vete a": "go to", "ir a": "go to", "vamos a": "go to", "anda a": "go to",
+    "ve a": "go to", "vete a": "go to", "ir a": "go to", "vamos a ver": "show", "vamos a": "go to",
+    "vamos hasta": "go to", "anda a": "go to",
     "lleva me a": "take me to", "lleva nos a": "take us to", "lleveme a": "take me to",
     "llevame a": "take me to", "viaja a": "go to", "navega a": "go to", "centra el mapa en":
     "center the map on", "centra en": "center on", "centra": "center", "centrate en":

@@ -79,7 +79,7 @@ REWRITES = [
     (re.compile(r"-(o|a|lo|la)\b"), " it"),
     (re.compile(r"\b(?:renomeia|renomeie|renomear|renomeia a camada|muda o nome d[aeo]s?|"
                 r"mude o nome d[aeo]s?|altera o nome d[aeo]s?|troca o nome d[aeo]s?)\b"
-                r"(?P<what>.+?) (?:para|como|a|pra) (?P<name>[^\s\"].*)$"),
+                r"(?P<what>.+?) (?:para|como|a|pra) (?P<name>[^\s\"][^,;.!?]*)(?:[,;.!?] .*)?$"),
      r'rename\g<what> to "\g<name>"'),
     (re.compile(r"\b(me|nos) (leva|leve|mostra|mostre|diz|diga)\b"), r"\2-\1"),
 ]  # fmt: skip
@@ -169,6 +169,7 @@ PHRASES: dict[str, str] = {
     "alteracao": "change",
     "mudanca": "change",
     "quanto mede": "",
+    "quanto mede o": "how long is the", "quanto mede a": "how long is the",
     "e quanto mede": "",
     "quanto mede ele": "",
     "no mapa": "on the map",
@@ -307,6 +308,9 @@ PHRASES: dict[str, str] = {
     "vai para": "go to", "vai pra": "go to", "va pra": "go to", "vai a": "go to",
     "vai ate": "go to", "va para": "go to",
     "ir para": "go to", "ir a": "go to", "vamos para": "go to", "vamos a": "go to",
+    "os nomes deles": "their names", "os nomes delas": "their names",
+    "vamos ate": "go to", "sem fundo nenhum": "without background", "vamos ver": "show",
+    "vamos": "let's",
     "leva-me a": "take me to", "leva-me para": "take me to", "leva-me ate": "take me to",
     "leve-me a": "take me to", "leve-me para": "take me to", "leva-me": "take me to",
     "leva-nos a": "take us to", "me leva para": "take me to", "me leva pra": "take me to",

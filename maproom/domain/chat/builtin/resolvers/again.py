@@ -32,6 +32,8 @@ def same(mind: Mind, slots: dict[str, str]) -> Outcome | None:
     """The last thing done, on the layer this clause names."""
     last = mind.done[-1] if mind.done else mind.memory.intent
     target = (slots.get("layer") or "").strip()
+    if slots.get("restated"):
+        return _restated(mind, slots["by"])
     if slots.get("bare"):  # only a layer's exact name, after a clause of this very message
         found = targets.named(mind, slots["bare"])
         if not mind.done or not isinstance(found, list) or len(found) != 1:
@@ -62,6 +64,22 @@ def same(mind: Mind, slots: dict[str, str]) -> Outcome | None:
     ):
         return Done(outcome.actions, outcome.said, undo=1)
     return outcome
+
+
+def _restated(mind: Mind, said: str) -> Outcome | None:
+    """ "By the length" after "make the rivers thicker when they are longer" in the same
+    message: the field the clause before used, said again (nothing more to do)."""
+    last = mind.done[-1] if mind.done else None
+    if last is None or last.get("kind") not in ON_A_LAYER:
+        return None
+    used = [last["slots"].get(key) for key in ("field", "weight") if last["slots"].get(key)]
+    layers = [layer for layer in mind.layers if layer["layer_id"] in mind.memory.layers]
+    for layer in layers[:1]:
+        fields = layer.get("fields") or []
+        wanted = targets.field_named(said, fields)
+        if wanted is not None and any(targets.field_named(u, fields) == wanted for u in used):
+            return Done([], [])
+    return None
 
 
 def _replaces(mind: Mind, last: dict[str, object], before: list[str], outcome: Done) -> bool:

@@ -238,7 +238,7 @@ def clip(mind: Mind, slots: dict[str, str]) -> Outcome | None:
     layer = _one(mind, slots.get("layer") or "")
     if not isinstance(layer, dict):
         return layer
-    target = (slots.get("other") or "").strip()
+    target = re.sub(r",? (?:only|too|as well|please)$", "", (slots.get("other") or "").strip())
     other = targets.named(mind, target)
     action: dict[str, Any] = {"type": "clip_layer", "layer_id": layer["layer_id"], **_named(slots)}
     if isinstance(other, list) and len(other) == 1 and other[0]["layer_id"] != layer["layer_id"]:

@@ -462,10 +462,14 @@ def goto_top(mind: Mind, slots: dict[str, str]) -> Outcome | None:
 def categories(mind: Mind, slots: dict[str, str]) -> Outcome | None:
     """ "what kinds of sites are there", "which regions do the districts have"."""
     what = singular(fold(slots.get("what") or ""))
+    kinds = ("kind", "type", "category", "class", "sort", "group")
+    if what not in kinds and not any(
+        targets.field_named(what, layer.get("fields") or []) for layer in mind.layers
+    ):
+        return None  # "show me the Portugal complete, ...": no field named
     layers, _ = split(mind, slots.get("layer") or "")
     if isinstance(layers, Ask):
         return layers
-    kinds = ("kind", "type", "category", "class", "sort", "group")
     candidates = layers or mind.layers
     for layer in candidates:
         strings = [f for f in layer.get("fields") or [] if f.get("type") in ("string", "boolean")]
@@ -557,6 +561,8 @@ def _go(mind: Mind, layer: Layer, feature: dict[str, Any]) -> Outcome:
 def feature_named(mind: Mind, text: str) -> Outcome | None:
     """A feature a phrase names by its name ("zoom to District D", "fly to Belém Tower")."""
     text = re.sub(r"^(?:the|a|an) ", "", text.strip(), flags=re.IGNORECASE)
+    if len(text.split()) == 1 and mind.gloss(text) != fold(text):
+        text = mind.gloss(text)  # "el Tajo": the Tagus
     wanted = fold(text)
     asked = [
         (layer, {"field": name_fields(layer)[0]["name"], "op": "contains", "value": text.strip()})
@@ -659,5 +665,5 @@ def _spellings(mind: Mind, name: str) -> list[str]:
     """A feature's name as said, and the English name of the town it names, folded ("münchen":
     munich)."""
     place = mind.places.find(name, fuzzy=False, language=mind.language).sure
-    english = fold(place.name) if place is not None else name
+    english = fold(place.name) if place is not None else mind.gloss(name)  # "tajo": tagus
     return [name] if english == name else [name, english]

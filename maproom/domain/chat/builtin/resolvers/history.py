@@ -22,7 +22,9 @@ def _steps(slots: dict[str, str]) -> int | None:
     said = re.sub(r"(?:^| )(?:again|please|once more)$", "", said)  # "undo again"
     if not said or re.fullmatch(
         r"(?:that|it|this|the|one|change|action|step|edit|thing|move|(?:that|this|the|my) "
-        r"(?:change|action|step|edit|thing|move|one))(?: please| again)?",
+        r"(?:change|action|step|edit|thing|move|one)|(?:the |that |this |my )?(?:rename|renaming|"
+        r"recolou?r(?:ing)?|colou?r change|restyl(?:e|ing)|buffer|zoom|resize|reorder(?:ing)?))"
+        r"(?: please| again)?",
         said,
     ):
         return 1

@@ -70,10 +70,30 @@ def show(mind: Mind, slots: dict[str, str], chosen: list[str] | None = None) -> 
     ):
         return mind.resolve("goto", {"place": "it"})  # "... about Marseille, show it on the map"
     plain = 0 < len(text.split()) <= 4 and not re.match(r"(?:me|us|where|what|how)\b", text)
+    last = mind.memory.intent or {}
+    if (
+        chosen is None
+        and mind.memory.acted
+        and last.get("kind") == "remove"
+        and targets.named(mind, text) is None
+        and targets.bare(text) == targets.bare(str(last["slots"].get("layer") or ""))
+    ):  # "remove the rivers", then "bring back the rivers": the removal taken back
+        return Done([], [phrase("undone", steps=1)], undo=1)
     if chosen is None and plain and targets.named(mind, text) is None:
         feature = data.feature_named(mind, text)
         if feature is not None:
             return feature
+    # "see Brazil, the whole country", "show me the Portugal complete": a place, no layer
+    named = re.sub(r"^(?:the|all|all the|the whole) ", "", text.split(",")[0].strip())
+    named = re.sub(r" (?:complete|whole|entire)$", "", named)
+    place = named[:1].isupper() and mind.places.find(named, fuzzy=False).candidates
+    if chosen is None and place and targets.mention(mind, text.split()) is None:
+        return None
+    if chosen is None and plain and not re.search(rf"\b{re.escape(text)} layer\b",
+                                                 slots.get("clause", ""), re.I):  # fmt: skip
+        valued = None if place else _features(mind, text, keep=True)  # "show the museums"
+        if valued is not None:
+            return valued
     return visibility(mind, slots, chosen, True)
 
 
@@ -82,9 +102,18 @@ def hide(mind: Mind, slots: dict[str, str], chosen: list[str] | None = None) -> 
     """ "hide the cafes", "turn the rivers off"; "hide the bars" (no layer of that name, but
     the Cafes' kind "bar") filters those features out."""
     text = slots.get("layer") or ""
+    other = re.fullmatch(r"(?:the )?(?:other|remaining|rest of the) (.+)", text)
+    found = targets.named(mind, other.group(1)) if other and chosen is None else None
+    if (
+        isinstance(found, list)
+        and len(found) == 1
+        and mind.memory.layers == [found[0]["layer_id"]]
+        and (found[0].get("style") or {}).get("filter")
+    ):  # "just see the museums, hide the other sites": the filter just set leaves them out
+        return Done([], [])
     said_layer = re.search(rf"\b{re.escape(text)} layer\b", slots.get("clause", ""), re.I)
     if chosen is None and text and not said_layer:
-        valued = _features_out(mind, text)
+        valued = _features(mind, text, keep=False)
         if valued is not None:
             return valued
     unknown = chosen is None and said_layer and targets.named(mind, text) is None
@@ -93,11 +122,15 @@ def hide(mind: Mind, slots: dict[str, str], chosen: list[str] | None = None) -> 
     return visibility(mind, slots, chosen, False)
 
 
-def _features_out(mind: Mind, text: str) -> Outcome | None:
+def _features(mind: Mind, text: str, *, keep: bool) -> Outcome | None:
     """ "hide the bars", "drop the bars": no layer of that name, but features of one whose
-    text field holds that value; a filter leaves them out (nothing is deleted)."""
+    text field holds that value; a filter leaves them out (nothing is deleted). "show the
+    museums" (`keep`): the filter keeps only those, or, when they were left out by an earlier
+    filter, brings them back."""
     if targets.named(mind, text) is not None or re.search(r"\blayer$", text):
         return None  # "hide the Lisbon layer": a layer, even with no such name
+    if keep and targets.mention(mind, text.split()) is not None:
+        return None  # "show again the cafés": the layer
     valued = targets.by_value(mind, text)
     plain = len(text.split()) <= 4 and not set(text.lower().split()) & COMMAND_WORDS
     if valued is None and plain and re.fullmatch(r"[\w' -]+", text):
@@ -106,12 +139,21 @@ def _features_out(mind: Mind, text: str) -> Outcome | None:
     if valued is None:
         return None
     layer, where = valued
-    where = conditions.negate(where)
     own = (layer.get("style") or {}).get("filter")
-    action = {"type": "set_layer_filter", "layer_id": layer["layer_id"],
-              "filter": {"all": [own, where]} if own else where}  # fmt: skip
+    parts: list[Any] = []
+    if own:
+        parts = list(own["all"]) if isinstance(own, dict) and "all" in own else [own]
+    if keep and conditions.negate(where) in parts:  # back in view: the part leaving them out goes
+        rest = [part for part in parts if part != conditions.negate(where)]
+        new = None if not rest else rest[0] if len(rest) == 1 else {"all": rest}
+    else:
+        where = where if keep else conditions.negate(where)
+        new = {"all": [own, where]} if own else where
+    action = {"type": "set_layer_filter", "layer_id": layer["layer_id"], "filter": new}
     mind.memory.named([layer["layer_id"]])
-    return Done([action], [phrase("filtered_hide", layer=layer["name"])])
+    if new is None:
+        return Done([action], [phrase("unfiltered", layers=layer["name"])])
+    return Done([action], [phrase("filtered" if keep else "filtered_hide", layer=layer["name"])])
 
 
 @resolves("toggle")
@@ -188,6 +230,8 @@ def rename(mind: Mind, slots: dict[str, str], chosen: list[str] | None = None) -
     # "'Our Cafés' for the handout": the name ends at its closing quote
     quoted = re.match(r"[\"'\u201c\u00ab\u2018](.+?)[\"'\u201d\u00bb\u2019](?=\W|$)", raw)
     name = (quoted.group(1) if quoted else raw).strip().strip("\"'“”«»").strip()
+    if not quoted:  # "Concelhos, que é como dizemos cá": the name, then why
+        name = re.split(r"[,;.!?] +(?=\w+ \w+)", name, maxsplit=1)[0].strip()
     if not name or SECOND_COMMAND.search(raw):
         return None  # "rename rivers to Streams and hide them": two clauses
     if name.islower() and not any(char.isupper() for char in mind.message):
@@ -208,7 +252,7 @@ def remove(mind: Mind, slots: dict[str, str], chosen: list[str] | None = None) -
     text = slots.get("layer") or "it"
     # "the layers of rivers and of counties": the rivers and the counties
     text = re.sub(r"\band of (?:the )?", "and ", re.sub(r"^(?:the )?layers? (?:of )?", "", text))
-    valued = _features_out(mind, text) if chosen is None and slots.get("layer") else None
+    valued = _features(mind, text, keep=False) if chosen is None and slots.get("layer") else None
     if valued is not None:
         return valued
 

@@ -12,7 +12,7 @@ import re
 from typing import Any
 
 from maproom.domain.chat import lang
-from maproom.domain.chat.builtin import colours, keywords, landmarks, targets
+from maproom.domain.chat.builtin import colours, conditions, keywords, landmarks, targets
 from maproom.domain.chat.builtin.gazetteer import Found, Place, as_json, fold
 from maproom.domain.chat.builtin.mind import Mind, resolves
 from maproom.domain.chat.builtin.outcome import Ask, Done, Fail, Outcome, phrase
@@ -50,18 +50,24 @@ REST = (
 # Around a place name: words that are not part of it.
 PLACE_HEAD = re.compile(
     r"^(?:the map of|a map of|the city of|the country of|the state of|(?:the )?whole of|where|"
-    r"all of|the entire|the whole|all|whole|entire|(?:a|the) view of|back to|back|over to|"
+    r"all of|the entire|the whole|all the|all|whole|entire|(?:a|the) view of|back to|back|over to|"
     r"(?:the )?(?:area|"
     r"region|surroundings|vicinity|neighbourhood|neighborhood) (?:around|of|near)) ",
     re.I,
 )
 PLACE_TAIL = re.compile(
     r"(?:,? (?:on|in) (?:the|a) map|,? instead|,? too|,? as well|,? again|,? please|,? now|"
+    r" only|"
     r"(?<=\w\w) there|"
     r" (?:all|whole|entire|as a whole)|"
     r" (?:is|are|lies|located|is located)|,? (?:next|this|last) (?:week|month|year|weekend)|"
     r",? (?:today|tomorrow|tonight|soon|later)|,? on (?:mon|tues|wednes|thurs|fri|satur|sun)day|"
-    r" from (?:above|space|the sky|up high|the air))+$",
+    r" from (?:above|space|the sky|up high|the air)|,? (?:in|on) (?:the|my|your) screen|"
+    # "the Algarve, from Sagres until Vila Real", "Portugal complete, all the country":
+    # how much of it, said again
+    r",? from (?:the )?[\w' -]+? (?:until|till|to|up to|down to) [\w' -]+|,? complete|"
+    r",? not (?:only|just) (?:one|a|the) (?:city|town|place|part|bit)|,? all the country|"
+    r",? the whole (?:country|region|thing)|,? completely|,? entirely)+$",
     re.I,
 )
 PLACE_KIND = re.compile(
@@ -126,7 +132,13 @@ def outcome_for(
             place = wanted if isinstance(wanted, Place) else wanted.sure
             if place is not None:
                 return to_place(mind, kind, slots, place)
-        other = targets.mention(mind, text.split()) is not None
+        # a layer, or features of one ("show the museums": Sites whose kind is museum)
+        plain = re.fullmatch(r"[\w' -]+", text) is not None and len(text.split()) <= 4
+        other = targets.mention(mind, text.split()) is not None or (
+            plain
+            and bool(conditions.fitting(mind, text))
+            and data.feature_named(mind, text) is None
+        )
         spelled = Spelled(typed).text
         commands = set(spelled.split()) & COMMAND_WORDS
         if not fuzzy or other or commands or any(keywords.guess(spelled, None)):
@@ -271,6 +283,9 @@ def mask(mind: Mind, slots: dict[str, str]) -> Outcome | None:
     place)."""
     text = slots.get("place", "").strip()
     said = slots.get("clause", "")
+    faded = re.match(r"(?:grey|gray|fade|dim) (?:out )?", said)
+    if faded and isinstance(targets.named(mind, text), list):  # "grey out the rivers": a layer
+        return mind.resolve("colour", {"layer": text, "color": "grey", "clause": said})
     whose = re.sub(r"^(?:the )?(?:countr(?:y|ies) )?(?:of|where|in which) |(?: is| lies)$", "",
                    text)  # fmt: skip
     its = bool(ITS_COUNTRY.fullmatch(text.lower()) or ITS_COUNTRY.fullmatch(fold(text)))
