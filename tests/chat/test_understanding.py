@@ -1243,3 +1243,165 @@ async def test_vague_requests_the_fifth_round_of_writers_made_are_asked(
     """A look wished for with no change named, "the big ones" with no layer or measure, a
     layer that has no such name, a filter with no condition: each is asked back."""
     await asked_then_answered(understanding_api, message, reply, check)
+
+
+def layer_order(*names: str) -> Check:
+    return lambda s, _: list(s["layers"]) == list(names) or pytest.fail(str(list(s["layers"])))
+
+
+def water(colour: str) -> Check:
+    return lambda s, _: (
+        s["mapState"]["basemap"]["categories"]["water"]["color"] == colour or pytest.fail()
+    )
+
+
+SMALLEST_CITY = min(DATA["Cities"], key=lambda f: f["properties"]["population"])
+FEWEST_PEOPLE = min(DATA["Districts"], key=lambda f: f["properties"]["population"])
+
+
+@pytest.mark.parametrize(
+    ("message", "check"),
+    [
+        # second-language English: "can you to", "more big", "is possible to", "I want see"
+        ("Good morning. Can you to put the map in Faro please? Is for a client that arrive "
+         "tomorrow to the airport.", near(-7.93, 37.02, km=20)),
+        ("which is the city more small of the map?", says(SMALLEST_CITY["properties"]["name"])),
+        ("is possible to make the rivers more thick when they are more long? by the length",
+         renderer("Rivers", type="interpolated", field="length_km")),
+        ("I want see all the Algarve in the screen, from Sagres until Vila Real de Santo "
+         "António, not only one city", near(-8.2, 37.2, km=40)),
+        ("I want see the museums only, not the monuments and parks",
+         filtered("Sites", lambda p: p["kind"] == "museum")),
+        ("the sea is too much light, I want it in dark blue",
+         lambda s, _: "water" in s["mapState"]["basemap"]["categories"] or pytest.fail()),
+        ("For the presentation tonight I prefer the map dark, please",
+         lambda s, _: s["mapState"]["basemap"]["style"] == "dark" or pytest.fail()),
+        ("Bom dia, vai para Lagos por favor, a cidade aqui no Algarve", near(-8.67, 37.10, km=20)),
+        ("Muda o nome da camada Sites para Atrações, que é como dizemos cá",
+         layer_order("Atrações", "Cities", "Districts", "Rivers")),
+        # features of a layer by a value of theirs, shown or listed
+        ("can we just see the museums, hide the other sites",
+         filtered("Sites", lambda p: p["kind"] == "museum")),
+        ("which sites are parks",
+         says(*(f["properties"]["name"] for f in DATA["Sites"]
+                if f["properties"]["kind"] == "park"))),
+        ("which river's the longest? need it for the grant report", says(LONGEST_RIVER)),
+        ("which district has the fewest people living in it?",
+         says(FEWEST_PEOPLE["properties"]["name"])),
+        ("Wie lang ist der Rhein?",
+         says(f"{feature('Rivers', 'Rhine')['properties']['length_km']:,}".replace(",", "."))),
+        # the teacher, the journalist, the ecologist
+        ("ok everyone, next stop Iceland. Zoom to Iceland for us please",
+         near(-18.8, 64.9, km=300)),
+        ("who can guess how many cities we've got on here? ... assistant, how many are there "
+         "actually?", says(str(len(DATA["Cities"])))),
+        ("zoom out so we can see all four rivers at once",
+         lambda s, _: s["mapState"]["zoom"] < 6 or pytest.fail()),
+        ("The cities, can you make them size by the population?", CITIES_SIZED),
+        ("graduated colours on district value, 5 classes pls", classes("Districts", "value", 5)),
+        ("can u do a heatmap of the sites weighted by visitor numbers", HEAT_BY_VISITORS),
+        ("make a 500 m riparian buffer around the rivers", derived),
+        ("grey out the rivers",
+         lambda s, _: s["layers"]["Rivers"]["style"]["renderer"]["paint"]["line-color"]
+         == "#808080" or pytest.fail()),
+        ("make the water on the basemap #0a3d62, house style", water("#0a3d62")),
+        ("Madrid, street level pls", everything(near(-3.70, 40.42, km=5), view("zoom", 16))),
+        ("zoom in on the tagus estuary, doing a bird survey there tmrw", near(-9.0, 38.8, km=20)),
+        ("Let's have a look at the Strait of Gibraltar, where Europe and Africa almost touch",
+         near(-5.6, 35.95, km=40)),
+        # the sights are the Sites; why after a request; a complaint before it
+        ("How many visitors do all the sights get together?", says(total("Sites", "visitors"))),
+        ("Could you show the sights as a heatmap, weighted by how many visitors they get?",
+         HEAT_BY_VISITORS),
+        ("The map is so far out I can't see anything at all. Zoom in a little bit please.",
+         lambda s, _: s["mapState"]["zoom"] > 1.5 or pytest.fail()),
+        ("For the districts, can you colour them by population in 5 groups please?",
+         classes("Districts", "population", 5)),
+        ("Make the rivers thicker the longer they are, please.",
+         renderer("Rivers", type="interpolated", field="length_km")),
+        ("bigger cities = bigger circles pls", CITIES_SIZED),
+        ("which district has the max value?", says(MOST_VALUE["name"])),
+        ("tilt to 60 deg pitch", view("pitch", 60)),
+        ("basemap water colour #1f4e79", water("#1f4e79")),
+        ("can I see real photos from above? like satellite",
+         lambda s, _: s["mapState"]["basemap"]["style"] == "satellite" or pytest.fail()),
+        ("I'd prefer the normal street map in the background, with the roads and everything.",
+         lambda s, _: s["mapState"]["basemap"]["style"] == "streets" or pytest.fail()),
+    ],
+)  # fmt: skip
+async def test_requests_the_sixth_round_of_writers_made(
+    understanding_api: httpx.AsyncClient, message: str, check: Check
+) -> None:
+    """English as a second language, features shown by a value of theirs, a layer said before
+    what to do with it, teachers talking to the class, regions that are no first-level unit."""
+    await answered(understanding_api, message, check)
+
+
+@pytest.mark.parametrize(
+    ("before", "message", "check"),
+    [
+        ("rename the sites layer to Monuments", "undo the rename please",
+         layer_order("Sites", "Cities", "Districts", "Rivers")),
+        ("colour the districts by value", "now do the same for the cities, but with population",
+         everything(renderer("Cities", type="graduated", field="population"),
+                    renderer("Districts", type="graduated", field="value"))),
+        ("remove the rivers layer", "I did a mistake! bring back the rivers please",
+         layer_order("Sites", "Cities", "Districts", "Rivers")),
+        ("hide the museums", "show the museums", filtered("Sites", lambda p: True)),
+        ("highlight Portugal", "Take that highlight off again, it looks strange.", unmasked),
+        ("rotate 90 degrees", "Karte bitte wieder nach Norden ausrichten", view("bearing", 0)),
+        ("highlight Japan", "ok, you can take the highlight off now", unmasked),
+    ],
+)  # fmt: skip
+async def test_follow_ups_the_sixth_round_of_writers_made(
+    understanding_api: httpx.AsyncClient, before: str, message: str, check: Check
+) -> None:
+    """Undoing a change named by its kind, the same with another field, bringing back a layer
+    just removed by its name, showing again what a filter left out."""
+    await answered(understanding_api, message, check, before=(before,))
+
+
+async def test_a_reason_after_a_request_is_no_request(
+    understanding_api: httpx.AsyncClient,
+) -> None:
+    """ "Hide the dots please, they're covering the streets": which dots is asked; the streets
+    of the basemap stay as they are."""
+    project = await world(understanding_api)
+    asked = await chat(
+        understanding_api, project, "Hide the dots please, they're covering the streets."
+    )
+    assert asked["question"]["options"] == ["Sites", "Cities"], asked
+    assert (await state(understanding_api, project))["mapState"]["basemap"]["categories"] == {}
+
+
+async def test_a_layer_named_in_passing_is_what_that_layer_means(
+    understanding_api: httpx.AsyncClient,
+) -> None:
+    """ "We won't need the districts today, remove that layer": the districts (a capitalised
+    first word is no place)."""
+    await answered(
+        understanding_api, "We won't need the districts today, remove that layer",
+        gone("Districts"),
+    )  # fmt: skip
+
+
+async def test_both_of_them_is_confirmed_then_removes_both(
+    understanding_api: httpx.AsyncClient,
+) -> None:
+    """ "get rid of the points, both of them": two layers, so asked first; "yes, remove both"
+    removes both. A "which one?" answered "both" takes both, never more."""
+    await asked_then_answered(
+        understanding_api, "get rid of the points, both of them", "yes, remove both",
+        layer_order("Districts", "Rivers"),
+    )  # fmt: skip
+    await asked_then_answered(
+        understanding_api,
+        "Please remove the rivers and the cities layers, the new campaign is only about Lisbon.",
+        "yes", layer_order("Sites", "Districts"),
+    )  # fmt: skip
+    project = await world(understanding_api)
+    asked = await chat(understanding_api, project, "remove the points")
+    assert asked["question"]["options"] == ["Sites", "Cities"], asked
+    confirm = await answer(understanding_api, project, asked["question"]["id"], "both")
+    assert confirm["question"] is not None and "2 layers" in confirm["reply"], confirm
+    assert sorted((await state(understanding_api, project))["layers"]) == sorted(DATA)

@@ -107,7 +107,8 @@ SUP = (
     r"most populous|least populous|most populated|least populated|most visited|"
     r"least visited|most popular|least popular|"
     r"highest rated|best rated|most expensive|biggest|largest|smallest|highest|lowest|longest|"
-    r"shortest|greatest|top|bottom|most|least|fewest|best|worst|cheapest|busiest|maximum|minimum"
+    r"shortest|greatest|top|bottom|most|least|fewest|best|worst|cheapest|busiest|maximum|minimum|"
+    r"max|min"
 )
 GO = (
     r"(?:fly|go|take me|bring me|take us|zoom|jump|move|navigate|head|travel|pan|center|centre|"
@@ -157,7 +158,7 @@ FIRST_RULES: list[tuple[str, str]] = [
         r"(?P<degrees2>-?[\w.]+) ?(?:degrees?|deg|°)?|"
         r"(?:reset|remove|undo|clear)(?: the)? (?P<reset>rotation|bearing)"
         r"(?P<both>(?:,| and) (?:the )?(?:tilt|pitch))?|"
-        r"(?:face|point) north(?: up)?|north[- ]up(?: again)?|"
+        r"(?:(?:the )?(?:map|view) )?(?:(?:face|point) north(?: up)?|north[- ]up(?: again)?)|"
         r"(?:turn|rotate|orient|spin|set|put|make)(?: the)?(?: map| view)?(?: so(?: that)?| with)?"
         r"(?: the)? (?P<up>north|east|south|west)(?: is| faces| points| stays| ends up)?"
         r"(?: back| again)? (?:at the top|on top|up|upwards|facing up|pointing up|to the top)"
@@ -169,7 +170,7 @@ FIRST_RULES: list[tuple[str, str]] = [
         r"(?: the)?(?: map| view| camera| it)?"
         r"(?: (?:a (?:little )?bit|slightly|a little))?(?: (?:by|to))?"
         r"(?: (?:about|around|roughly|approximately|some))?(?: (?P<degrees>\S+)"
-        r" ?(?:degrees?|deg|°))?(?: to (?P<degrees3>\d+(?:\.\d+)?))?"
+        r" ?(?:degrees?|deg|°)(?: (?:of )?(?:pitch|tilt))?)?(?: to (?P<degrees3>\d+(?:\.\d+)?))?"
         r"(?: so (?:it|that it|(?:that )?the [\w ]+?) looks? (?:3d|three.dimensional)|"
         r" (?:to|so (?:i|we) can) (?:see|view|look at)(?: it)?(?: in)? (?:3d|three.dimensional"
         r"|perspective))?|"
@@ -401,7 +402,8 @@ FIRST_RULES: list[tuple[str, str]] = [
         r"only keep|show me only|show me just|(?:i|we) (?:only|just) (?:want|need)(?: to see)?|"
         r"(?:(?:apply|add|put|set|use) (?:a |the )?filter "
         r"(?:on|to|for)|filter)(?: the)?|only|just)(?: want| need)?(?: me)?"
-        r"(?: the| all(?: the)?)? (?P<rest>.+?)(?: on the map)?|"
+        r"(?: the| all(?: the)?)? (?P<rest>(?:(?!,? (?:hide|remove|delete|zoom|colou?r|make|"
+        r"then)\b).)+?)(?: on the map)?|"
         r"(?P<hide>hide|remove from view|don't show|do not show|exclude)(?: the| all"
         r"(?: the)?)? (?P<rest2>.+ (?:with|whose|where|that|which|having|in|from|"
         r"without|of|rated|over|under|above|below) .+)|"
@@ -531,7 +533,10 @@ FIRST_RULES: list[tuple[str, str]] = [
         r"higher|larger|bigger|greater) (?:the |their )?(?P<field11>[\w]+)(?: is| are| they have|"
         r" live there| lives there| there)?|when (?:the |their |its )?(?P<field12>[\w]+) is "
         r"(?:bigger|higher|larger|greater)|"
-        # "... thicker when they are longer": the field the adjective names
+        # "... thicker the longer they are", "... thicker when they are longer": the field the
+        # adjective names
+        r"the (?P<field18>longer|bigger|larger|busier|more populated|more populous|more visited|"
+        r"more popular) (?:they|it) (?:are|is|get|gets)|"
         r"(?:when|if) (?:they|it) (?:are|is|get|gets) (?P<field17>longer|bigger|larger|busier|"
         r"more populated|more populous|more visited|more popular)|"
         r"(?:by|according to|depending on|with) (?:the |their )?"

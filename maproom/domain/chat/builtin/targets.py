@@ -263,6 +263,8 @@ def field_named(text: str, fields: list[dict[str, Any]]) -> dict[str, Any] | Non
     ("county name": county; "length": length_km), or by a synonym ("people": population)."""
     names = [fold(f["name"]) for f in fields]
     said = re.sub(r"^(?:the|their|its|a|an) ", "", fold(text)).strip()
+    # "how many visitors they get", "the number of people living there": visitors, people
+    said = re.sub(r"^(?:how many|how much|(?:the )?number of|amount of) (\w+)\b.*$", r"\1", said)
     if not said:
         return None
     for candidate in (said, singular(said), said.replace(" ", "_")):

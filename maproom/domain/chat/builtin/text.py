@@ -138,7 +138,8 @@ GREETING = re.compile(
 )
 # "The cities, can you make them bigger?": the layer said first, then what to do with it
 TOPIC = re.compile(
-    r"^(?P<topic>(?:the|my|our|all the) (?!\w+ (?:is|are|was|were|looks?|seems?)\b)[a-z]+"
+    r"^(?:for |as for |about )?(?P<topic>(?:the|my|our|all the) "
+    r"(?!\w+ (?:is|are|was|were|looks?|seems?)\b)[a-z]+"
     r"(?: [a-z]+){0,2}),\s+(?P<rest>(?:[\w']+ ){1,6}?)"
     r"(?:them|it)\b",
     re.IGNORECASE,
@@ -248,11 +249,82 @@ SHORTHAND: list[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]]] = 
     ),
     # "only the museums, not the monuments and parks": the others are left out anyway
     (re.compile(r"(\bonly\b[^,]*?),? (?:and |but )?not (?:the )?[\w ]+$", re.I), r"\1"),
+    # "..., the new campaign is only about Lisbon": what something is about, after the request
+    (
+        re.compile(
+            r"(?<=\w)[,.;] +(?:the|our|my|this|that) [\w ]{1,30}? (?:is|are|was|will be) "
+            r"(?:only |just |all |mostly |mainly )?about [\w ,'-]+$",
+            re.I,
+        ),
+        "",
+    ),
+    # "Hide the dots, they're covering the streets": why, after the request
+    (
+        re.compile(
+            r"(?<=\w)[,.;] +(?:they|it|that)(?:'re| are|'s| is) (?:\w+ing|in the way)\b[^.!?]*",
+            re.I,
+        ),
+        "",
+    ),
+    # "The map is so far out I can't see anything. Zoom in a little": the complaint, then what
+    (
+        re.compile(
+            r"^the (?:map|view) is (?:so|too|way too|much too|very|really) (?:far out|far away|"
+            r"zoomed out|far|close|zoomed in)[^.!?]*[.!?]+\s+(?=\w)",
+            re.I,
+        ),
+        "",
+    ),
+    # "put Cafes above Rivers in the draw order": above them
+    (
+        re.compile(
+            r" in the (?:draw(?:ing)?|layer|stacking|display) order\b|"
+            r" in the (?:layer )?(?:stack|list)(?= *$)",
+            re.I,
+        ),
+        "",
+    ),
+    # "basemap water colour #1f4e79": the water on the basemap
+    (
+        re.compile(
+            r"^(?:the )?(?:basemap|base map|background map)(?:'s)? (?=(?:water|roads?|labels?|"
+            r"parks?|buildings?|land|borders?)\b)",
+            re.I,
+        ),
+        "",
+    ),
+    # "bigger cities = bigger circles": sized by what makes them bigger
+    (
+        re.compile(
+            r"^(?:the )?bigger (\w+) ?(?:=|->|means|get) ?(?:the )?bigger (?:circles|dots|"
+            r"points|symbols|markers|bubbles)$",
+            re.I,
+        ),
+        r"make the \1 bigger when they are bigger",
+    ),
+    # "real photos from above": the satellite basemap; "the normal street map": the street map
+    (
+        re.compile(
+            r"\b(?:real |aerial |actual )?(?:photos?|pictures?|images?|imagery) (?:from above|"
+            r"from the sky|from space)\b",
+            re.I,
+        ),
+        "satellite",
+    ),
+    (
+        re.compile(r"^(?:can (?:i|we) )?see (?:the )?satellite\b(?:,? like satellite)?", re.I),
+        "switch to satellite",
+    ),
+    (
+        re.compile(r"\bthe (?:normal|usual|regular|standard|ordinary) street map\b", re.I),
+        "the street map",
+    ),
     # "Madrid, street level": zoom to street level in Madrid
     (
         re.compile(
-            r"^(?P<p>[A-Z][\w'-]+(?: (?:de |da |do |del )?[A-Z][\w'-]+)*),? (?:at |in |to )?(?P<s>street|city|town|"
-            r"neighbou?rhood|block|building|country|region) (?:level|scale|view)$"
+            r"^(?P<p>[A-Z][\w'-]+(?: (?:de |da |do |del )?[A-Z][\w'-]+)*),? (?:at |in |to )?"
+            r"(?P<s>street|city|town|neighbou?rhood|block|building|country|region) "
+            r"(?:level|scale|view)$"
         ),
         r"zoom to \g<s> level in \g<p>",
     ),
@@ -816,7 +888,7 @@ SHORTHAND: list[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]]] = 
         r"the \1 ",
     ),
     # "take that filter off": remove it; "could the map show just those": show them
-    (re.compile(r"\btake (that|the|this) filter off\b", re.I), r"remove \1 filter"),
+    (re.compile(r"\btake (that|the|this) (filter|highlight|mask) off\b", re.I), r"remove \1 \2"),
     (
         re.compile(
             r"\b(remove|clear|drop|delete|turn off|switch off) (that|the|this|those|these) "

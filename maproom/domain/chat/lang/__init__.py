@@ -206,7 +206,10 @@ _GLOSSARY = {
     for english, forms in common.NOUNS.items()
     for form in forms
     if fold(form) != english
-}
+} | {
+    # English words people use for the same things ("the sights": a layer called Sites)
+    "sight": "site", "sights": "sites", "attraction": "site", "attractions": "sites",
+}  # fmt: skip
 
 
 def known_word(text: str) -> bool:
