@@ -139,7 +139,11 @@ GREETING = re.compile(
 # "The cities, can you make them bigger?": the layer said first, then what to do with it
 TOPIC = re.compile(
     r"^(?:for |as for |about )?(?P<topic>(?:the|my|our|all the) "
-    r"(?!\w+ (?:is|are|was|were|looks?|seems?)\b)[a-z]+"
+    r"(?!\w+ (?:is|are|was|were|looks?|seems?)\b)"
+    # "For the handout, could you label them": what it is for, no layer
+    r"(?!(?:\w+ )?(?:handout|slide|deck|report|presentation|meeting|poster|brochure|leaflet|flyer|"
+    r"article|story|newsletter|lesson|class|talk|website|page|post|print|briefing|panel|press|"
+    r"board|client|customer|exhibition)s?,)[a-z]+"
     r"(?: [a-z]+){0,2}),\s+(?P<rest>(?:[\w']+ ){1,6}?)"
     r"(?:them|it)\b",
     re.IGNORECASE,

@@ -91,7 +91,9 @@ def show(mind: Mind, slots: dict[str, str], chosen: list[str] | None = None) -> 
         return None
     if chosen is None and plain and not re.search(rf"\b{re.escape(text)} layer\b",
                                                  slots.get("clause", ""), re.I):  # fmt: skip
-        valued = None if place else _features(mind, text, keep=True)  # "show the museums"
+        # "show the museums"; not "show me the area around Lisbon" (a name: a place)
+        named_one = any(word[:1].isupper() for word in text.split())
+        valued = None if place or named_one else _features(mind, text, keep=True)
         if valued is not None:
             return valued
     return visibility(mind, slots, chosen, True)
