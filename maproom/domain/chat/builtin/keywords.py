@@ -151,9 +151,6 @@ REPORTED = re.compile(
     r"(?:that|this|it) (?:is|was|'s) (?:\w+ )?(?:the|our|a|an|my) |"
     r"(?:that|this|it)(?:'s| is| was) (?:for|about|because|just|only|going|needed)\b|"
     r"[\w ]{1,40}? (?:is|are) (?:enough|sufficient|plenty)\b|"
-    # "the new campaign is only about Lisbon": what something is about
-    r"(?:the |our |my |this |that )[\w ]{1,30}? (?:is|are|was|will be) (?:only |just |all |mostly |"
-    r"mainly )?about\b|"
     # "the print shop insists north is at the top": what somebody says
     r"(?:the |our |my )?[\w ]{1,30}? (?:says|said|insists|insisted|thinks|thought|told (?:us|me)|"
     r"reckons|feels|mentioned|complained) |"

@@ -73,12 +73,11 @@ def _restated(mind: Mind, said: str) -> Outcome | None:
     if last is None or last.get("kind") not in ON_A_LAYER:
         return None
     used = [last["slots"].get(key) for key in ("field", "weight") if last["slots"].get(key)]
-    layers = [layer for layer in mind.layers if layer["layer_id"] in mind.memory.layers]
-    for layer in layers[:1]:
-        fields = layer.get("fields") or []
-        wanted = targets.field_named(said, fields)
-        if wanted is not None and any(targets.field_named(u, fields) == wanted for u in used):
-            return Done([], [])
+    layer = next((x for x in mind.layers if x["layer_id"] in mind.memory.layers), None)
+    fields = (layer or {}).get("fields") or []
+    wanted = targets.field_named(said, fields)
+    if wanted is not None and any(targets.field_named(u, fields) == wanted for u in used):
+        return Done([], [])
     return None
 
 
