@@ -7,13 +7,19 @@ seconds for a million points) and stored beside its data
 answers every question, on its own cursor per request, within `MAPROOM_ANALYSIS_MEMORY_MB`
 (it spills to the scratch folder beyond) and `MAPROOM_ANALYSIS_TIMEOUT_S` (then 504, nothing
 changed); a question whose client has gone is interrupted.
+
+A layer's data never changes under its key (new data gets a new file), so the statistics of
+a field are remembered per key, field and filter (the last `ANSWERS` of them): the chat asks
+for the values of every text field on most turns, and a second asking costs nothing.
 """
 
 from __future__ import annotations
 
+import copy
 import tempfile
 import threading
 import time
+from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -26,6 +32,7 @@ from maproom.storage import scratch
 from maproom.storage.blobs import BlobStore
 
 T = TypeVar("T")
+ANSWERS = 512  # statistics answers remembered (each a few kB at most)
 
 
 class ClientGone(MaproomError):
@@ -65,6 +72,7 @@ class Analysis:
         self._engine: Any = None
         self._lock = threading.Lock()
         self._building: dict[str, threading.Lock] = {}
+        self._answers: OrderedDict[tuple[str, ...], Any] = OrderedDict()
 
     def _connection(self) -> Any:
         with self._lock:
@@ -127,6 +135,19 @@ class Analysis:
             f"The analysis took longer than {self.timeout_s:g} s (MAPROOM_ANALYSIS_TIMEOUT_S); "
             "nothing was changed"
         )
+
+    def remembered(self, key: tuple[str, ...], work: Callable[[], T]) -> T:
+        """`work()`'s answer, or the one it gave for `key` before (the key names the data)."""
+        with self._lock:
+            if key in self._answers:
+                self._answers.move_to_end(key)
+                return copy.deepcopy(self._answers[key])  # type: ignore[no-any-return]
+        answer = work()
+        with self._lock:
+            self._answers[key] = copy.deepcopy(answer)
+            while len(self._answers) > ANSWERS:
+                self._answers.popitem(last=False)
+        return answer
 
     # --- tables -------------------------------------------------------------------------------
 

@@ -133,7 +133,11 @@ def stats(
     row = _layer(db, principal, project_id, layer_id)
     condition = filters.from_query(where, row.fields)
     field = _field(row, field, "field")
-    table = analysis.table(row.data_key, row.fields)
-    return analysis.run(
-        lambda job: tables.stats(job.cursor, table, field=field, where=condition), cancelled
-    )
+
+    def work() -> dict[str, Any]:
+        table = analysis.table(row.data_key, row.fields)
+        return analysis.run(
+            lambda job: tables.stats(job.cursor, table, field=field, where=condition), cancelled
+        )
+
+    return analysis.remembered((row.data_key, field or "", where or ""), work)

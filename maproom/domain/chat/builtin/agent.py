@@ -17,6 +17,7 @@ A turn goes:
 
 from __future__ import annotations
 
+import asyncio
 import copy
 import re
 from collections.abc import Callable
@@ -26,7 +27,7 @@ import anyio.to_thread
 from rapidfuzz import fuzz
 
 from maproom.domain.chat import lang
-from maproom.domain.chat.builtin import grammar, resolvers
+from maproom.domain.chat.builtin import grammar, resolvers, targets
 from maproom.domain.chat.builtin.gazetteer import DEMONYMS, Gazetteer, fold
 from maproom.domain.chat.builtin.memory import Memory
 from maproom.domain.chat.builtin.mind import TALK, Mind, Read, acts
@@ -152,9 +153,10 @@ class Talk:
                         data=self.data, message=english, language=self.code)  # fmt: skip
             try:
                 found = how(mind)
-            except Need as need:
-                for key in need.keys:
-                    self.data[key] = await self.fetch(key)
+            except Need as need:  # the readings at once (each on a worker thread)
+                keys = list(dict.fromkeys(need.keys))
+                answers = await asyncio.gather(*(self.fetch(key) for key in keys))
+                self.data.update(zip(keys, answers, strict=True))
                 continue
             self.mind = mind
             return found
@@ -251,7 +253,24 @@ class Talk:
         # "the cities, with their names": one option named, and words about it
         if best > 0 and sum(score > 0 for score in scores) == 1 and len(words) <= 6:
             return choices[scores.index(best)]
-        return self.place_chosen(choices, words, code)
+        return self.shape_chosen(choices, words) or self.place_chosen(choices, words, code)
+
+    def shape_chosen(
+        self, choices: list[dict[str, Any]], words: list[str]
+    ) -> dict[str, Any] | None:
+        """The one layer of the options drawn as the answer says ("the squares", "the little
+        dots")."""
+        if not words or not all(set(choice) == {"layers"} for choice in choices):
+            return None
+        shapes = {layer["layer_id"]: layer.get("geometry_type") for layer in self.view["layers"]}
+        said = {word for word in words if word not in targets.LOOKS}
+        picked = [
+            choice for choice in choices
+            if len(said) == 1
+            and all(said <= set(targets.GEOMETRY_WORDS.get(shapes.get(i) or "", ()))
+                    for i in choice["layers"])
+        ]  # fmt: skip
+        return picked[0] if len(picked) == 1 else None
 
     def place_chosen(
         self, choices: list[dict[str, Any]], words: list[str], code: str

@@ -36,6 +36,21 @@ SENTENCES = re.compile(r"[.!?] +\w| - \w")  # a break between two sentences (or 
 Read = list[tuple[str, Outcome]]
 
 
+# Verbs a request to the map never starts with: a clause starting with one is what the user
+# does with the map ("write them up on the blackboard", "print it for the meeting").
+OTHER_VERBS = frozenset(
+    """
+    write read print send email mail share tell explain talk discuss teach present note
+    remember compare copy post publish upload download study learn explore
+    """.split()  # noqa: SIM905 (a word list reads best as text)
+)
+OTHER_WORK = re.compile(
+    r"(?:^|[.!?] )(?:(?:i'?d|we'?d) like to |(?:i|we) (?:want|need|have|'ll|will|can) (?:to )?)?"
+    rf"(?:{'|'.join(OTHER_VERBS)})\b",
+    re.I,
+)
+
+
 def resolves(*kinds: str) -> Callable[[Resolver], Resolver]:
     """Register a function as the resolver of these intent kinds:
     `resolver(mind, slots, chosen=None) -> Outcome | None` (None: the reading does not fit)."""
@@ -293,7 +308,10 @@ class Mind:
         self.layers = self.view["layers"]
 
     def _guesses(self, spelled: Spelled) -> Iterator[grammar.Intent]:
-        """Readings of a clause from its keywords, around the layer it names if any."""
+        """Readings of a clause from its keywords, around the layer it names if any; none of
+        a clause that starts with a verb of no map work ("write them up on the blackboard")."""
+        if OTHER_WORK.search(spelled.text):
+            return
         found = targets.mention(self, spelled.words)
         if found is None:
             yield from keywords.guess(spelled.text, None)

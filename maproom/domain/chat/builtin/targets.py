@@ -39,6 +39,10 @@ GEOMETRY_WORDS = {
     "Polygon": ("polygons", "polygon", "areas", "shapes", "zones", "boundaries", "squares",
                 "square", "blocks", "patches", "rectangles"),
 }  # fmt: skip
+# How people describe a shape they see ("the little squares", "the long wiggly lines")
+LOOKS = frozenset({"small", "little", "tiny", "big", "large", "round", "long", "thin", "thick",
+                   "wiggly", "wavy", "squiggly", "curvy", "winding", "straight", "square",
+                   "petits", "petites", "kleinen", "pequenos", "pequenas"})  # fmt: skip
 ALL_GEOMETRY_WORDS = frozenset(word for words in GEOMETRY_WORDS.values() for word in words)
 FIELD_SYNONYMS = {
     "type": ("kind", "category", "class", "group"), "kind": ("type", "category", "class"),
@@ -161,6 +165,8 @@ def named(mind: Mind, text: str) -> list[Layer] | Ask | None:
         coloured = _by_colour(mind, " ".join(words[:-1]), words[-1])  # "the blue dots"
         if coloured:
             return coloured if len(coloured) == 1 else which(coloured, text)
+        if set(words[:-1]) <= LOOKS:  # "the little squares", "the wiggly lines": their shape
+            return named(mind, words[-1])
     parts = [p for p in re.split(r",? and |, ", said) if p]
     if len(parts) > 1:
         every = [named(mind, part) for part in parts]

@@ -49,6 +49,7 @@ COMMON = frozenset(
     """
     the a an and or but if then than them they their there these those this that what when
     wide thick pixel pixels px perhaps maybe shape shapes
+    write writes wrote written writing read reading blackboard whiteboard newsletter
     where which while who whom whose why how with without within from into onto over under
     above below between behind before after again once some any each every both more most
     less least much many very just only also too here your yours mine ours its it's let me
@@ -78,17 +79,31 @@ COMMON = frozenset(
 )
 POLITE = re.compile(
     r"^(?:please to\s+|(?:no,? )?actually,?\s+|"
-    r"(?:quick one|quick question|quick -|one more thing|nah|nope|yo|"
+    r"(?:quick one|quick question|quick -|one more thing|nah|nope|yo|oh dear|dear me|"
+    r"on second thoughts?|on reflection|come to think of it|thinking about it|"
     r"please|pls|plz|kindly|hey|hi|hello|ok|okay|alright|right|now|then|also|and|so|"
     r"um+|uh+|hm+|well|oh|yes|yeah|quickly|quick|actually|maybe|first|next|finally|"
     r"lastly|(?:oops|whoops|sorry|my bad)[.!]?|(?:you'?d |we'?d )?better|question|"
-    r"out of interest|just curious|i wonder|assistant|computer|maproom)[,:!]?\s+|"
+    r"out of interest|just curious|assistant|computer|maproom)[,:!]?\s+|"
     # the teacher to the class: "who can guess how many ..."
     r"(?:who can guess|who knows|can anyone (?:guess|tell me)|(?:does )?anyone know|"
     r"let'?s (?:see|find out)|guess)\s+(?=how|what|which|where)|"
     r"(?:you|u) (?:can|could)(?: now| just)?\s+(?!see\b|tell\b|not\b|also\b|only\b)(?=\w)|"
     r"(?:would|do) you mind\s+|"
-    r"(?:can|could|would|will) (?:you|u)\s+(?:please\s+|pls\s+|kindly\s+|just\s+)?(?:to )?|"
+    # the wordy and polite: "I was wondering whether you might be able to", "would it be
+    # terribly difficult to", "I'd be ever so grateful if you could", "might we see"
+    r"i (?:was |am |'m )?(?:just )?(?:wondering|wonder|hoping|hope)(?: (?:whether|if|that))?"
+    r"(?: (?:you|we|i) (?:might|could|would|can|may|will)(?: possibly| perhaps| kindly)?"
+    r"(?: be able to)?)?[,:]?\s+|"
+    r"(?:would|will|is) it be (?:(?:terribly|too|very|awfully|at all|much|a) )*"
+    r"(?:difficult|hard|much trouble|trouble|a bother|possible|ok|okay|alright) "
+    r"(?:for you )?(?:to|if you (?:could|would|can))\s+|"
+    r"(?:i'?d|i would|we'?d|we would) be (?:(?:ever|so|very|most|really|terribly) )*"
+    r"(?:grateful|obliged|thankful|glad|delighted) if (?:you|u) (?:could|would|can|might)"
+    r"(?: possibly| perhaps| kindly)?\s+|"
+    r"(?:might|may) (?:you|u)(?: possibly| perhaps| kindly)?\s+|"
+    r"(?:might|may) (?:we|i)(?: possibly| perhaps| please)?\s+(?=see|have|get|look|show)|"
+    r"(?:can|could|would|will) (?:you|u),*\s+(?:please,*\s+|pls\s+|kindly\s+|just\s+)?(?:to )?|"
     r"(?:can|could|shall|may) (?:we|i)\s+(?:please\s+|maybe\s+|just\s+)?|"
     r"(?:would|do) you mind\s+|i (?:want|would like|need|wanna)(?: you)?(?: to)?\s+(?=\w)|"
     r"(?:is it |would it be |it is |it's |is )?possible(?: for you)? to\s+|is there a way to\s+|"
@@ -111,7 +126,8 @@ TRAILING = re.compile(
     r"map)|show (?:me|us)|"
     r"(?:can|could) (?:you|u) (?:show|find) (?:me|it|us)(?: on the map)?|is better|"
     r"looks better|would be better|instead|next|entirely|completely|altogether|at all|"
-    r"actually|(?:on|in) here)|[\s,]+(?:in |for |as per |per )?(?:our |the )?(?:house|brand|"
+    r"actually|(?:on|in) here|where (?:it|they) (?:belongs?|should be)|as it should be)|"
+    r"[\s,]+(?:in |for |as per |per )?(?:our |the )?(?:house|brand|"
     r"company|corporate) (?:style|colou?rs?|palette|guidelines)|"
     r"[\s,.!?;:]+)+$",
     re.IGNORECASE,
@@ -1169,6 +1185,15 @@ SHORTHAND: list[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]]] = 
         re.compile(r"^((?:no|nope|sorry)[,.!]* )(?:instead|rather),? (?:the )?(?=\w)", re.I),
         r"\1I meant ",
     ),
+    # "could you go back to what it was called before": the name it had
+    (
+        re.compile(
+            r"\b(?:go|change (?:it|that)|switch (?:it|that)|put (?:it|that)|set (?:it|that)) "
+            r"back to (?:what|how) (?:it|they) (?:was|were) (?:called|named)(?: before)?",
+            re.I,
+        ),
+        "undo the rename",
+    ),
     # "can we go back to how it was before that?": undo
     (
         re.compile(
@@ -1213,11 +1238,117 @@ SHORTHAND: list[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]]] = 
         ),
         lambda m: f"{PARTICIPLES[m['v'].lower()]} {m['x']}",
     ),
+    # "(I wonder if) the squares could be merged by region": the same, said the other way
+    (
+        re.compile(
+            r"(?:^|(?<=\bif )|(?<=\bwhether ))(?P<x>(?:the|our|my|all the|those|these) [\w ]*?) "
+            r"(?:can|could|would|might) "
+            r"(?:also |too |now |then )?be (?P<v>" + "|".join(PARTICIPLES) + r")\b",
+            re.I,
+        ),
+        lambda m: f"{PARTICIPLES[m['v'].lower()]} {m['x']}",
+    ),
     # "..., so that the higher ones stand out more": why, after the request
     (
         re.compile(
             r",? so (?:that )?(?:the |our |they |it |its? )?[\w ]{0,30}?(?:stands?|pops?|jumps?) "
             r"out\b[^.!?,]*",
+            re.I,
+        ),
+        "",
+    ),
+    # "Oh dear, I didn't mean to do that. Could you undo it?": one undo, asked for
+    (
+        re.compile(
+            r"^(?:oh,? )?(?:dear,? |no,? |oops,? )?(?:i|we) (?:didn'?t|did not) (?:mean|want) "
+            r"(?:to do )?(?:that|this|it)(?: at all)?[.!]* +(?=[^.!?]*\b(?:undo|revert|go back|"
+            r"put (?:it|that) back|take (?:it|that) back|change (?:it|that) back)\b)",
+            re.I,
+        ),
+        "",
+    ),
+    # "how many of the sites are monuments, as opposed to museums or parks": the others, said
+    # for contrast
+    (
+        re.compile(
+            r",? (?:as opposed to|rather than|not counting|compared to|versus|vs\.?) "
+            r"[^.!?]*",
+            re.I,
+        ),
+        "",
+    ),
+    # "how many cities do we actually have", "the longest river we have": ours, said
+    (
+        re.compile(
+            r"\b(do|did|does) (we|i|you) (?:actually|really|currently|now|still|even) "
+            r"(?=have|got|show)",
+            re.I,
+        ),
+        r"\1 \2 ",
+    ),
+    (
+        re.compile(
+            r"(?<!\bdo)(?<!\bdid)(?<!\bdoes)(?<!\bhow many)(?<!\bhow much) (?:that |which )?"
+            r"(?:we|i) (?:have|'ve got|have got|got)(?: here| on (?:the|our|my|this) map)?"
+            r"(?= *(?:[,.!?]|$))",
+            re.I,
+        ),
+        "",
+    ),
+    # "add up the population of all the squares", "the total number of visitors to the sites":
+    # the total of a field
+    (
+        re.compile(r"^(?:add up|sum up|tot up|total up|add together|sum) (?:all )?(?=the )", re.I),
+        "what is the total ",
+    ),
+    (
+        re.compile(
+            r"\btotal number of (?P<f>\w+) (?:to|at|in|across|for|of) (?=(?:all )?the )", re.I
+        ),
+        r"total \g<f> of ",
+    ),
+    # "zoom in really quite close": one word of degree is enough
+    (
+        re.compile(
+            r"\b(really|very|quite|rather|pretty|so|ever so)(?: (?:really|very|quite|rather|"
+            r"pretty|so|awfully|terribly))+\b",
+            re.I,
+        ),
+        r"\1",
+    ),
+    # "tilt the map somehow", "turn the map round by 45 degrees", "a width of 4, perhaps":
+    # words that change nothing
+    (
+        re.compile(
+            r",? (?:somehow|somewhat|perhaps|maybe)(?=[,.!?]|$)|(?<=\bturn the map) a?round\b"
+            r"|(?<=\bturn it) a?round\b(?= by| \d)",
+            re.I,
+        ),
+        "",
+    ),
+    # "... Italy? I'd like the members to see the entire boot.": what it is for, in a sentence
+    # of its own (someone else is to see it); "northwards I mean": said again
+    (
+        re.compile(
+            r"(?:(?<=[.!?]) |,? and )(?:i'?d|i would|i should|we'?d|we would|i want|we want)"
+            r"(?: so much| "
+            r"very much| really)? (?:like|love|want) (?:the \w+|our \w+|everyone|everybody|"
+            r"people|them|the class|all of them|all of us|the whole \w+) to (?:see|know|"
+            r"understand|spot|notice|find|look|get|appreciate|imagine)\b[^.!?]*[.!?]?"
+            r"|,? i mean(?=[.!?]|$)",
+            re.I,
+        ),
+        "",
+    ),
+    # "..., so they show up properly on the projector": why (not "so we can see ...", which
+    # says what to frame, nor "so it looks 3D", which is the request)
+    (
+        re.compile(
+            r",? so (?:that )?(?:they|it|the \w+|our \w+|people|everyone|everybody|readers|we|i|"
+            r"you) (?:can |could |will |would |'ll )?(?!(?:\w+ ){0,6}(?:3d|three.dimensional|"
+            r"north)\b)(?:show up|stand out|looks?|read|reads|is|are|feels?|fits?|matches?|"
+            r"works?|tell|spot|follow|understand|notice|make out|compare|appear|prints?|comes? "
+            r"out)\b[^.!?]*",
             re.I,
         ),
         "",
@@ -1342,6 +1473,7 @@ def normalise(text: str) -> str:
         text = pattern.sub(replacement, text)
     text = re.sub(r"\s+", " ", text.strip())
     # "show me please Hamburg", "zoom, please, to level 6": politeness inside a sentence
+    text = re.sub(r"(?<=\w), (?:please|pls|plz),(?= \w)", "", text, flags=re.I)
     text = re.sub(r"(?<=\w)(,?) (?:please|pls|plz)(?=,? \w)", r"\1", text, flags=re.I)
     # "zoom in two levels, it's way too far out": the reason for a zoom is no second zoom
     if re.search(r"\bzoom", text, re.I):

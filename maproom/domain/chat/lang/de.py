@@ -77,6 +77,10 @@ REWRITES = [
     (re.compile(r"\bfilter(?:e|n)? (?P<x>.+?) nach (?P<f>\S+)$"), r"filter \g<x> by \g<f>"),
     (re.compile(r"^(?P<x>.+?) mit (?:den |ihren |ihrem )?(?P<f>\S+) beschriften(?=\s*(?:[?.!]|$))"),
      r"label \g<x> with \g<f>"),
+    # "Wären Sie so freundlich, die Karte auf München zu zoomen?": could you zoom ...
+    (re.compile(r"^(?:waren|wurden|wurdest|warst|waerst|waeren) (?:sie|du) (?:bitte )?so "
+                r"(?:freundlich|nett|lieb|gut)(?: und)?,? (?P<x>[^?.!]+?) zu (?P<v>\w+en)"
+                r"(?=\s*(?:[?.!]|$))"), r"konnten sie \g<x> \g<v>"),
     (re.compile(r"^(?:(?:gruezi|gruss gott|hallo|servus|moin),? )?(?:kannst|konntest|konnten|"
                 r"konnen|wurden|wurdest) (?:du|sie) (?:bitte |mal )*(?:die karte |die ansicht )?"
                 r"(?:bitte |mal )*(?:auf|nach) (?P<x>[^?.!]+?) zoomen(?=\s*(?:[?.!]|$))"),

@@ -101,6 +101,13 @@ PHRASES: dict[str, str] = {
     "que caen": "that fall",
     "por eso": "so", "haga lo mismo": "do the same", "lleve": "take", "lleven": "take",
     "muestre": "show", "resalte": "highlight", "oculte": "hide", "cambie": "change",
+    # the polite imperative (usted): "esconda las ciudades", "deshaga eso"
+    "esconda": "hide", "escondan": "hide", "ponga": "put", "quite": "remove", "borre": "delete",
+    "coloree": "colour", "acerque": "zoom in", "acerquese": "zoom in", "aleje": "zoom out",
+    "vuelva": "go back", "deshaga": "undo", "ensene": "show", "ensenenos": "show us",
+    "muestrenos": "show us", "muestreme": "show me", "llevenos a": "take us to",
+    "lleveme al": "take me to the", "llevenos al": "take us to the", "renombre": "rename",
+    "etiquete": "label", "clasifique": "classify", "agrupe": "merge", "amplie": "zoom in",
     "hagan lo mismo": "do the same", "mas elegante": "more elegant", "mas bonito": "prettier",
     "mas bonita": "prettier",
     # spoken forms (issue sets L and M): "kiero", "xfa", "tb", "haceme"
@@ -277,7 +284,15 @@ PHRASES: dict[str, str] = {
     "vuela a": "fly to", "vuela hacia": "fly to", "vuela": "fly", "volar a": "fly to",
     "ve a": "go to", "vete a": "go to", "ir a": "go to", "vamos a ver": "show", "vamos a": "go to",
     "vamos hasta": "go to", "anda a": "go to",
-    "lleva me a": "take me to", "lleva nos a": "take us to", "lleveme a": "take me to",
+    "lleva me a": "take me to", "lleva nos a": "take us to",
+    # the very polite: "¿Sería usted tan amable de llevarnos a Sevilla?"
+    "seria usted tan amable de": "could you", "seria tan amable de": "could you",
+    "serias tan amable de": "could you", "tendria la amabilidad de": "could you",
+    "tendria usted la amabilidad de": "could you", "me haria el favor de": "could you",
+    "nos haria el favor de": "could you", "le importaria": "could you",
+    "llevarnos a": "take us to", "llevarnos al": "take us to the",
+    "llevarme al": "take me to the", "ensenarnos": "show us", "ensenarme": "show me",
+    "mostrarnos": "show us", "mostrarme": "show me", "lleveme a": "take me to",
     "llevame a": "take me to", "viaja a": "go to", "navega a": "go to", "centra el mapa en":
     "center the map on", "centra en": "center on", "centra": "center", "centrate en":
     "center on", "muestra me": "show me", "muestrame": "show me", "ensena me": "show me",

@@ -49,7 +49,12 @@ REST = (
 )
 # Around a place name: words that are not part of it.
 PLACE_HEAD = re.compile(
-    r"^(?:the map of|a map of|the city of|the country of|the state of|(?:the )?whole of|where|"
+    r"^(?:the map of|a map of|(?:the )?whole of|where|"
+    # "the old university town of Coimbra", "the lovely fishing village of Nazaré"
+    r"(?:the|a|that|this) (?:(?:old|little|lovely|beautiful|historic|ancient|famous|great|small|"
+    r"charming|pretty|university|port|market|spa|cathedral|seaside|coastal|medieval|roman|"
+    r"walled|fishing|mountain|border|holy|royal|island) )*(?:city|town|village|port|"
+    r"island|region|country|state|province) of|"
     r"all of|the entire|the whole|all the|all|whole|entire|(?:a|the) view of|back to|back|over to|"
     r"(?:the )?(?:area|"
     r"region|surroundings|vicinity|neighbourhood|neighborhood) (?:around|of|near)) ",
@@ -63,6 +68,7 @@ PLACE_TAIL = re.compile(
     r" (?:is|are|lies|located|is located)|,? (?:next|this|last) (?:week|month|year|weekend)|"
     r",? (?:today|tomorrow|tonight|soon|later)|,? on (?:mon|tues|wednes|thurs|fri|satur|sun)day|"
     r" from (?:above|space|the sky|up high|the air)|,? (?:in|on) (?:the|my|your) screen|"
+    r",? (?:all )?at once|,? at the same time|,? in one go|,? in one view|"
     # "the Algarve, from Sagres until Vila Real", "Portugal complete, all the country":
     # how much of it, said again
     r",? from (?:the )?[\w' -]+? (?:until|till|to|up to|down to) [\w' -]+|,? complete|"
