@@ -1405,3 +1405,142 @@ async def test_both_of_them_is_confirmed_then_removes_both(
     confirm = await answer(understanding_api, project, asked["question"]["id"], "both")
     assert confirm["question"] is not None and "2 layers" in confirm["reply"], confirm
     assert sorted((await state(understanding_api, project))["layers"]) == sorted(DATA)
+
+
+BIGGEST_THREE = [f["properties"]["name"] for f in biggest("Cities", "population", 3)]
+
+
+def untouched_layers(s: dict[str, Any], _: dict[str, Any]) -> None:
+    """Every layer still drawn as it was added (a question about the data changes none)."""
+    for layer in s["layers"].values():
+        assert layer["style"]["renderer"]["type"] == "single", layer["name"]
+        assert layer["style"]["_meta"]["generatedBy"] == "maproom", layer["name"]
+
+
+@pytest.mark.parametrize(
+    ("message", "check"),
+    [
+        # the wordy and polite: a preamble, the request, why, and someone else's wish
+        ("Good afternoon! I was wondering whether you might be able to take us to Porto, as "
+         "the club is reading about the wine trade this month and I should like everyone to "
+         "see the river mouth.", near(-8.61, 41.15, km=20)),
+        ("Would it be terribly difficult to show us the old cathedral city of Coimbra? A member "
+         "taught there for years.", near(-8.42, 40.21, km=20)),
+        ("I'd be ever so grateful if you could show us Seville. We're reading about the Moors "
+         "this term, you see.", near(-5.98, 37.39, km=20)),
+        ("I wonder if you could show the whole of Spain on the screen at once? We're doing the "
+         "Camino and I'd like the members to see the entire route, from the Pyrenees down to "
+         "Galicia.", everything(near(-3.7, 40.2, km=300), lambda s, _: s["mapState"]["zoom"]
+                                < 7 or pytest.fail())),
+        ("Would it be terribly difficult to turn the map round by 30 degrees? An old estate map "
+         "is drawn at that slant.", view("bearing", 30)),
+        ("Could you tilt the map somehow, so it looks a little bit three-dimensional?",
+         lambda s, _: s["mapState"]["pitch"] > 0 or pytest.fail()),
+        ("Could you make the river lines thicker, please, so they show up on the projector?",
+         lambda s, _: s["layers"]["Rivers"]["style"]["renderer"]["paint"]["line-width"] > 2
+         or pytest.fail()),
+        ("I wonder if the squares could be merged together by region, so we have just three "
+         "big shapes?", derived),
+        ("Could the sites be coloured by what sort of place they are?",
+         renderer("Sites", type="categorized", field="kind")),
+        ("I wonder if you could make the bigger cities have bigger dots, according to how many "
+         "people live there? It would make the point so much better.", CITIES_SIZED),
+        ("Would it be terribly difficult to turn the sites into one of those heat map pictures, "
+         "weighted by their visitors? I saw one in the paper.", HEAT_BY_VISITORS),
+        ("I wonder if we might see it with those satellite photographs underneath? The members "
+         "love spotting their houses.",
+         lambda s, _: s["mapState"]["basemap"]["style"] == "satellite" or pytest.fail()),
+        ("Would it be terribly difficult to make the sea a different colour, a softer and "
+         "paler blue perhaps?",
+         lambda s, _: "water" in s["mapState"]["basemap"]["categories"] or pytest.fail()),
+        ("I'd like to see only the parks among the sites, not the museums or the monuments, "
+         "if that's possible.", filtered("Sites", lambda p: p["kind"] == "park")),
+        ("Could you cut the rivers so that we only have the parts inside France?", derived),
+        ("I was wondering, how many cities do we actually have on the map? I've lost count.",
+         says(str(len(DATA["Cities"])))),
+        ("Could you add up the visitors of all the sites for me? My arithmetic is rusty.",
+         says(total("Sites", "visitors"))),
+        ("What's the longest river we have, and how long is it?", says(LONGEST_RIVER)),
+        ("Which are the three largest cities, please? I'd like to write them up on the "
+         "blackboard.", everything(says(*BIGGEST_THREE), untouched_layers)),
+        ("Could you colour the little squares purple, please?",
+         lambda s, _: s["layers"]["Districts"]["style"]["renderer"]["paint"]["fill-color"]
+         == "#7b1fa2" or pytest.fail()),
+        # the foreign members, as politely
+        ("Hola, soy Carmen. ¿Sería usted tan amable de llevarnos a Granada?",
+         near(-3.6, 37.18, km=20)),
+        ("Guten Tag, hier schreibt Helga. Wären Sie so freundlich, die Karte auf Nürnberg zu "
+         "zoomen? Ich möchte den anderen gern unsere Altstadt zeigen.",
+         near(11.08, 49.45, km=20)),
+        ("Bonsoir ! Auriez-vous l'amabilité de mettre l'Italie en évidence sur la carte ?",
+         masked("IT")),
+        ("Pourriez-vous, s'il vous plaît, colorer les petits carrés en rouge ?",
+         lambda s, _: s["layers"]["Districts"]["style"]["renderer"]["paint"]["fill-color"]
+         == "#ff0000" or pytest.fail()),
+        ("Por favor, esconda los ríos", shown("Rivers", False)),
+        ("Wie viele Einwohner haben die spanischen Städte zusammen? Wir wollen vergleichen.",
+         says(total("Cities", "population", lambda p: p["country"] == "Spain").replace(",", "."))),
+        # the journalist and the student: newsroom and phone words
+        ("swing over to Lima", near(-77.03, -12.04, km=20)),
+        ("bump up the zoom a couple notches", view("zoom", 3.5)),
+        ("choropleth on district population, 4 classes", classes("Districts", "population", 4)),
+        ("kill the rivers layer, not in the story", gone("Rivers")),
+        ("satellite underneath",
+         lambda s, _: s["mapState"]["basemap"]["style"] == "satellite" or pytest.fail()),
+        ("filter the cities to 20 million plus",
+         filtered("Cities", lambda p: p["population"] >= 20_000_000)),
+        ("just show cities over 20 mil people",
+         filtered("Cities", lambda p: p["population"] > 20_000_000)),
+        ("fly to the district w the lowest value", says(min(
+            DATA["Districts"], key=lambda f: f["properties"]["value"])["properties"]["name"])),
+        ("zoom to the jeronimos monastery",
+         near(*feature("Sites", "Jerónimos Monastery")["geometry"]["coordinates"], km=5)),
+        ("zoom out so we see all of mainland France",
+         everything(near(2.4, 46.5, km=300), lambda s, _: s["mapState"]["zoom"] < 7
+                    or pytest.fail())),
+        ("dá um zoom em Recife pra mim, quero ver as pontes do centro", near(-34.9, -8.05, km=20)),
+        ("How many people live in Berlin according to the data?",
+         says(f"{feature('Cities', 'Berlin')['properties']['population']:,}")),
+    ],
+)  # fmt: skip
+async def test_requests_the_seventh_round_of_writers_made(
+    understanding_api: httpx.AsyncClient, message: str, check: Check
+) -> None:
+    """The wordy and polite (a preamble, why, what someone else is to see), shapes described
+    ("the little squares"), newsroom and phone shorthand, and polite forms in the other
+    languages."""
+    await answered(understanding_api, message, check)
+
+
+@pytest.mark.parametrize(
+    ("before", "message", "check"),
+    [
+        ("Hide the squares please", "Oh dear, I didn't mean to do that. Could you undo it?",
+         shown("Districts", True)),
+        ("Rename the squares to Parishes",
+         "Oh, on second thoughts, could you go back to what it was called before?",
+         layer_order("Sites", "Cities", "Districts", "Rivers")),
+        ("Por favor, esconda las ciudades", "Ay, perdón. ¿Podría deshacer eso, por favor?",
+         shown("Cities", True)),
+        ("highlight Spain", "Thank you, that was lovely. But could you take the highlighting "
+         "off again now?", unmasked),
+        ("fly to madrid", "zoom way out pls", lambda s, _: s["mapState"]["zoom"] <= 7
+         or pytest.fail()),
+        ("rotate the map 45 degrees", "point north again", view("bearing", 0)),
+    ],
+)  # fmt: skip
+async def test_follow_ups_the_seventh_round_of_writers_made(
+    understanding_api: httpx.AsyncClient, before: str, message: str, check: Check
+) -> None:
+    """One undo when an apology and a request both say it, the old name back, a highlight
+    taken off after thanks, "way out" further than "a lot"."""
+    await answered(understanding_api, message, check, before=(before,))
+
+
+async def test_a_layer_is_chosen_by_its_shape(understanding_api: httpx.AsyncClient) -> None:
+    """ "Which layer?" answered "the squares": the one layer drawn as polygons."""
+    await asked_then_answered(
+        understanding_api, "Could you make it red, please?", "The squares",
+        lambda s, _: s["layers"]["Districts"]["style"]["renderer"]["paint"]["fill-color"]
+        == "#ff0000" or pytest.fail(),
+    )  # fmt: skip

@@ -69,6 +69,17 @@ pt\tGB-G-NORTHERN-IRELAND\tIrlanda do Norte
 fr\tGB-G-NORTHERN-IRELAND\tIrlande du Nord
 de\tGB-G-NORTHERN-IRELAND\tNordirland
 """
+# The countries where each language of the agent is spoken (a town of one, named in it, is
+# what a speaker of that language means before another place's name in their language).
+SPOKEN_IN = {
+    code: frozenset(countries.split())
+    for code, countries in (
+        ("es", "ES MX AR CO PE VE CL EC GT CU BO DO HN PY SV NI CR PA UY PR GQ"),
+        ("pt", "PT BR AO MZ GW CV ST TL"),
+        ("fr", "FR BE CH LU MC CA SN CI ML BF NE TD GN CM CD CG GA BJ TG MG HT"),
+        ("de", "DE AT CH LI LU"),
+    )
+}
 EXONYM_WINS = 10  # a name of another language beats a place of that name this much smaller
 CLOSE = 2.0  # a runner-up with more than 1/CLOSE of the best's population makes it unclear
 CAPITAL = 3  # a capital counts this many times its population as a runner-up
@@ -331,6 +342,9 @@ class Gazetteer:
             towns = [self.places[i] for i in (*self._names.get(query, ()),
                                               *self._exonyms.get(query, ()))]  # fmt: skip
             places += [t for t in towns if t.kind == "city" and any(_lies_in(t, p) for p in places)]
+            # "Granada" in Spanish is Grenada, and a city of Spain: the city speaks it too
+            places += [t for t in towns if t.kind == "city" and t not in places
+                       and t.country in SPOKEN_IN.get(language, ())]  # fmt: skip
             return self._rank(places, False)
         exact = self._names.get(query)
         exonyms = self._exonyms.get(query)

@@ -38,7 +38,8 @@ AMOUNT += (
 # Why a request is made, after it: "for a 3D look", "so that we see the coast", "because ..."
 PURPOSE = re.compile(
     r",? (?:for (?:a|an|the|my|our|this|that|some|his|her|their|a nicer|better)\b|so (?:that|i|we|"
-    r"it|they|you|people|everyone|everybody|the)\b|because\b|since (?:i|we|it|they)\b|"
+    r"it|they|you|people|everyone|everybody|the|each|every|all)\b|because\b|"
+    r"since (?:i|we|it|they)\b|"
     r"as (?:i|we)\b|to (?:make|get|"
     r"have|give) (?:it|them|a|an|the|things|everything)\b).*$",
     re.I,

@@ -67,7 +67,7 @@ def resolves(*kinds: str) -> Callable[[Resolver], Resolver]:
 SEEN = re.compile(
     r"^(?:zoom(?: out| in)?|pan|move|go)(?: the map)?(?: a bit| a little)?,? so (?:that )?"
     r"(?:we|i|you|"
-    r"everyone|everybody|the class|they|people) (?:can|could) see (?:all )?(?:of )?(?:the )?"
+    r"everyone|everybody|the class|they|people) (?:can |could )?see (?:all )?(?:of )?(?:the )?"
     r"(?:(?:two|three|four|five|six|\d+) )?(?P<layer>[\w ]+?)(?: at once| together| all at once|"
     r" at the same time| in one view| on (?:the )?screen)?[.!]*$",
     re.I,
@@ -135,6 +135,11 @@ class Mind:
             framed = self.resolve("zoom_layer", {"layer": seen["layer"], "clause": message})
             if isinstance(framed, Done):
                 return [(message, framed)]
+        place = re.sub(r"^(?:mainland|continental) ", "", seen["layer"], flags=re.I) if seen else ""
+        if place[:1].isupper():  # "zoom out so we see all of mainland Portugal": frame it
+            framed = self.resolve("goto", {"place": place, "clause": message})
+            if isinstance(framed, Done):
+                return [(message, framed)]
         best: tuple[int, Read] | None = None
         cuts = list(grammar.clauses(message))
         whole: tuple[Read, tuple[Memory, dict[str, Any], list[dict[str, Any]]]] | None = None
@@ -161,9 +166,16 @@ class Mind:
                         set(c.lower().split()) & COMMAND_WORDS or re.search(r"\d", c)
                         for c in self.skipped
                     )
+                    # (or a place the rules read: "zoom to Curitiba, I want to see its BRT
+                    # lines" is no zoom in by the keywords of the whole)
+                    flies = any(
+                        isinstance(outcome, Done)
+                        and any(action.get("type") == "fly_to" for action in outcome.actions)
+                        for _, outcome in read
+                    )
                     better = self.passing or (
                         not self.guessed
-                        and chatter
+                        and (chatter or flies)
                         and not any(isinstance(outcome, Ask) for _, outcome in read)
                     )
                     if whole is not None and len(read) + better <= len(whole[0]):

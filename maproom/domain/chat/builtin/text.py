@@ -81,7 +81,7 @@ POLITE = re.compile(
     r"^(?:please to\s+|(?:no,? )?actually,?\s+|"
     r"(?:quick one|quick question|quick -|one more thing|nah|nope|yo|oh dear|dear me|"
     r"on second thoughts?|on reflection|come to think of it|thinking about it|"
-    r"please|pls|plz|kindly|hey|hi|hello|ok|okay|alright|right|now|then|also|and|so|"
+    r"please|pls|plz|kindly|hey|hi|hello|ok|okay|alright|right|now|then|also|and|so|but|"
     r"um+|uh+|hm+|well|oh|yes|yeah|quickly|quick|actually|maybe|first|next|finally|"
     r"lastly|(?:oops|whoops|sorry|my bad)[.!]?|(?:you'?d |we'?d )?better|question|"
     r"out of interest|just curious|assistant|computer|maproom)[,:!]?\s+|"
@@ -121,8 +121,14 @@ TRAILING = re.compile(
     r"for (?:this one|this time|now|today|the moment|the time being)|"
     r"(?:thanks|thank you)(?: (?:ever )?so much| very much| a "
     r"lot)?|thx|ty|cheers|i guess|if you can|"
+    r"if (?:it'?s|it is|that'?s|that is) (?:no|not too much|not any) (?:trouble|bother)"
+    r"(?: at all)?|"
+    r"if (?:it|that) isn'?t (?:too much )?(?:trouble|a bother)|if you (?:don'?t|do not) mind|"
+    r"if (?:that'?s|that is|it'?s|it is) (?:ok|okay|alright|all right|possible|not a problem)|"
+    r"if you(?:'d| would) be so kind|if you(?:'d| would) be so good|"
     r"if possible|if you could|when you can|real quick|right now|asap|ok|okay|up close|"
-    r"close up|(?:in|from|has|have) (?:the|this|my|our) (?:data|dataset|data set|list|table|"
+    r"close up|(?:in|from|has|have|according to) (?:the|this|my|our) (?:data|dataset|data set|"
+    r"list|table|"
     r"map)|show (?:me|us)|"
     r"(?:can|could) (?:you|u) (?:show|find) (?:me|it|us)(?: on the map)?|is better|"
     r"looks better|would be better|instead|next|entirely|completely|altogether|at all|"
@@ -1267,6 +1273,241 @@ SHORTHAND: list[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]]] = 
         ),
         "",
     ),
+    # "coloured by what sort of place they are": by kind
+    (
+        re.compile(
+            r"\bby what (?:sort|kind|type) of (?:\w+ )?(?:they are|it is|each (?:one )?is)"
+            r"|\bby what (?:they are|each (?:one )?is)\b",
+            re.I,
+        ),
+        "by kind",
+    ),
+    # "according to how many people live there", "going by their length": by a field
+    (
+        re.compile(
+            r"\b(?:according to|depending on|based on|going by|in line with|in proportion "
+            r"to|proportional to|relative to)(?= )(?! (?:the|our|my|this) (?:data|dataset|data "
+            r"set|table|map|file)\b)",
+            re.I,
+        ),
+        "by",
+    ),
+    (
+        re.compile(
+            r"\bhow many (?:people|inhabitants|residents) (?:live|there are|are living)"
+            r"(?: there| in each(?: one)?| in them| in it| in each of them)",
+            re.I,
+        ),
+        "population",
+    ),
+    # "make the bigger cities have bigger dots", "make the longer rivers show up as thicker
+    # lines": make them bigger, thicker
+    (
+        re.compile(
+            r"\b(?P<v>make|let) (?:the )?(?:bigger |larger |longer |more \w+ )?(?P<x>\w+(?: "
+            r"\w+)?) (?:have|get|show up as|appear as|be drawn (?:as|with)|be shown as) "
+            r"(?P<a>bigger|larger|thicker|wider|fatter) (?:dots|circles|symbols|lines|"
+            r"points|markers|bubbles)\b",
+            re.I,
+        ),
+        r"\g<v> the \g<x> \g<a>",
+    ),
+    # "one of those heat map pictures": a heatmap
+    (
+        re.compile(r"\bone of those (heat ?maps?)(?: pictures?| things?| images?| maps?)?", re.I),
+        "a heatmap",
+    ),
+    # "with those satellite photographs underneath": the satellite basemap
+    (
+        re.compile(
+            r"\b(?:see|show|have|view|look at) (?:it|the map|this|everything)? ?with (?:those |"
+            r"the |some )?(?:satellite|aerial) (?:photographs?|photos?|pictures?|images?|"
+            r"imagery|views?)\b(?: underneath| below| behind| under(?: it)?| in the "
+            r"background)?",
+            re.I,
+        ),
+        "switch to satellite",
+    ),
+    # "make the sea a different colour, a paler blue": the colour itself; "make the cities
+    # bigger, by population": sized by it
+    (re.compile(r"\ba (?:different|new|other|nicer) colou?r,? (?=(?:a |an )?\w+)", re.I), ""),
+    (
+        re.compile(
+            r"\b(bigger|larger|thicker|wider|fatter|smaller|thinner),? "
+            r"(?=by (?:their |its |the )?\w+(?:$|[.!?]))",
+            re.I,
+        ),
+        r"\1 ",
+    ),
+    # "by population in three shades, light to dark": in 3 classes
+    (
+        re.compile(
+            r"(?<!\bzoom )\bin (\w+) (?:shades|tones|colou?rs|bands|grades)\b(?! of)"
+            r"(?:,? (?:from )?(?:light|pale) to dark|,? (?:from )?dark to (?:light|pale))?",
+            re.I,
+        ),
+        r"in \1 classes",
+    ),
+    # "write the county names on the squares": label them
+    (
+        re.compile(
+            r"\b(?:write|put|show|add|display) (?:the |their )?(?P<f>\w+ )?names? (?:on|onto|"
+            r"next to|beside|over) (?P<x>(?:the |all the |each of the |each )?\w+(?: \w+)?)",
+            re.I,
+        ),
+        r"label \g<x> with the \g<f>names",
+    ),
+    # "how many inhabitants do the German cities have in total": their total population
+    (
+        re.compile(
+            r"^how many (?:inhabitants|people|residents) (?:do|does|have|has|live in) "
+            r"(?!(?:those|these|them|they|it)\b)(?P<x>[^.!?]+?)(?: have| has)?(?: on the map)? "
+            r"(?:in total|altogether|together|combined|put together|all together)(?=[.!?]|$)",
+            re.I,
+        ),
+        r"what is the total population of \g<x>",
+    ),
+    # "how many inhabitants has Berlin": its population
+    (
+        re.compile(
+            r"^how many (?:inhabitants|people|residents) (?:(?:does|do|has|have) "
+            r"(?P<x>[^.!?]+?)(?: have| has| got)?|live in (?!(?:those|these|them|it)\b)"
+            r"(?P<y>[^.!?]+))(?=[.!?]|$)",
+            re.I,
+        ),
+        lambda m: "what is the {}population of {}".format(
+            "total " if re.match(r"(?:all )?the ", m["x"] or m["y"], re.I) else "", m["x"] or m["y"]
+        ),
+    ),
+    # "have the top rating of 4": a rating of 4
+    (
+        re.compile(
+            r"\bthe (?:top|highest|best|maximum|max|lowest|minimum|min) (\w+) of (?=\d)", re.I
+        ),
+        r"a \1 of ",
+    ),
+    # newsroom and everyday verbs: "swing over to São Paulo", "bump up the zoom a couple
+    # notches", "kill the Sites layer", "nuke the rivers", "districts back on"
+    (
+        re.compile(
+            r"^(?:swing|hop|pop|zip|nip|whip|scoot|shoot|skip) (?:over |across |on )?(?:to|"
+            r"towards?) ",
+            re.I,
+        ),
+        "fly to ",
+    ),
+    (
+        re.compile(
+            r"^(?:bump|crank|kick|ramp|push|turn) up the zoom\b|^(?:bump|crank|kick|push) the "
+            r"zoom up\b",
+            re.I,
+        ),
+        "zoom in",
+    ),
+    (
+        re.compile(r"^(?:drop|bring|turn|dial|pull) (?:down )?the zoom(?: down)?\b", re.I),
+        "zoom out",
+    ),
+    (re.compile(r"\ba couple(?: of)? (?:notches|clicks|steps|levels|ticks)\b", re.I), "2 levels"),
+    (re.compile(r"\b(?:a notch|one notch|a click|one click|a tick)\b", re.I), "1 level"),
+    (
+        re.compile(
+            r"^(?:kill|nuke|ditch|scrap|axe|bin|trash|dump|zap|yeet) (?=(?:the|all|both|my|"
+            r"our|that|this|those|these|it|them)\b)",
+            re.I,
+        ),
+        "remove ",
+    ),
+    (re.compile(r"^(?:the )?(?P<x>\w+(?: \w+)?) back on$", re.I), r"show the \g<x>"),
+    # "choropleth on district value": colour the districts by value
+    (
+        re.compile(
+            r"^(?:(?:make|do|build|draw) (?:a |the )?)?choropleth(?: map)? (?:on|of|by|for|"
+            r"using|with) (?:the )?(?P<l>\w+)(?: (?!by\b)(?P<f>\w+))?\b",
+            re.I,
+        ),
+        lambda m: f"colour the {m['l']} by {m['f']}" if m["f"] else f"colour the {m['l']}",
+    ),
+    # "satellite underneath": the satellite basemap
+    (
+        re.compile(
+            r"^(satellite|dark|light|streets?|aerial)(?: view| imagery| basemap)? (?:underneath|"
+            r"below|under it|in the background|behind)$",
+            re.I,
+        ),
+        r"\1 basemap",
+    ),
+    # "10 million plus": at least that
+    (
+        re.compile(
+            r"\b(\d[\d.,]*(?: ?(?:million|thousand|k|m|bn|billion|mil))?) ?(?:\+|plus)(?! ?\d)",
+            re.I,
+        ),
+        r"at least \1",
+    ),
+    # "state A counties only": the counties of state A
+    (
+        re.compile(r"^(?P<f>[a-z]\w*) (?P<v>(?-i:[A-Z0-9])\w*) (?P<l>[a-z]\w+) only$", re.I),
+        r"only \g<l> with \g<f> \g<v>",
+    ),
+    # "the district w the highest value", "a new layer w/ the capitals": with; "10 mil": million
+    (re.compile(r"(?<=\w) w/? (?=\w)|(?<=\w) w/(?=\w)", re.I), " with "),
+    (re.compile(r"(?<=\d) ?mil\b(?!e)", re.I), " million"),
+    # "zoom way out": zoom out that much
+    (re.compile(r"\bzoom (way|far|a lot|much) (out|in)\b", re.I), r"zoom \2 \1"),
+    # "point north again", "face north": north up
+    (
+        re.compile(
+            r"^(?:point|face|turn|set|put|orient) (?:the map |it )?(?:back )?(?:to )?north"
+            r"(?: up)?(?: again)?$",
+            re.I,
+        ),
+        "face north",
+    ),
+    # "center on Lyon at city scale": the zoom a city is seen at
+    (re.compile(r",? at (?:city|town) (?:scale|level|zoom)\b", re.I), ""),
+    # "all of mainland Portugal", "continental France": the country
+    (re.compile(r"\b(?:mainland|continental) (?=(?-i:[A-Z]))", re.I), ""),
+    # "how many (of) inhabitants in total in the counties": their total population
+    (
+        re.compile(
+            r"^how many (?:of )?(?:inhabitants|people|residents) (?:in total|altogether|"
+            r"together|combined) (?:in|of|across) (?P<x>.+)$",
+            re.I,
+        ),
+        r"what is the total population of \g<x>",
+    ),
+    # "on the locator map": on the map
+    (re.compile(r"\b(?:locator|location|overview|inset) map\b", re.I), "map"),
+    # "a softer and paler blue": the last of the words of shade
+    (
+        re.compile(
+            r"\b(?:softer|lighter|gentler|darker|deeper|brighter|warmer|cooler|paler|richer|"
+            r"calmer)(?:,| and) (?=(?:softer|lighter|gentler|darker|deeper|brighter|warmer|"
+            r"cooler|paler|richer|calmer) \w+)",
+            re.I,
+        ),
+        "",
+    ),
+    # "only the monuments among the sites, not the museums or the parks": the others, said
+    (
+        re.compile(
+            r"(?P<x>\bonly\b[^.!?]*?),? not (?:the )?\w+(?:,? (?:or|and|nor) (?:the )?\w+)*"
+            r"(?=[,.!?]|$)",
+            re.I,
+        ),
+        r"\g<x>",
+    ),
+    # "cut the rivers so that we only have the parts inside Portugal": clip them to it
+    (
+        re.compile(
+            r"\b(?:cut|trim|crop|clip) (?P<x>.+?),? so (?:that )?(?:we |you |i )?only "
+            r"(?:have|keep|see|get) (?:the )?(?:parts?|bits?|sections?|stretches|pieces?) "
+            r"(?:inside|in|within) ",
+            re.I,
+        ),
+        r"clip \g<x> to ",
+    ),
     # "how many of the sites are monuments, as opposed to museums or parks": the others, said
     # for contrast
     (
@@ -1335,7 +1576,12 @@ SHORTHAND: list[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]]] = 
             r"very much| really)? (?:like|love|want) (?:the \w+|our \w+|everyone|everybody|"
             r"people|them|the class|all of them|all of us|the whole \w+) to (?:see|know|"
             r"understand|spot|notice|find|look|get|appreciate|imagine)\b[^.!?]*[.!?]?"
-            r"|,? i mean(?=[.!?]|$)",
+            r"|,? i mean(?=[.!?]|$)"
+            # "... Otherwise nobody will know which is which.": why, in a sentence of its own
+            r"|(?<=[.!?]) (?:otherwise|that way|this way|so that|because|since)\b[^.!?]*[.!?]?"
+            # "... It would make the point so much better.": what it would do
+            r"|(?<=[.!?]) (?:i think |i hope |hopefully )?(?:it|that|this|which) (?:would|will|'d|"
+            r"'ll|should|might|could) (?:really )?(?:make|help|look|be|give|let)\b[^.!?]*[.!?]?",
             re.I,
         ),
         "",
@@ -1344,9 +1590,11 @@ SHORTHAND: list[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]]] = 
     # says what to frame, nor "so it looks 3D", which is the request)
     (
         re.compile(
-            r",? so (?:that )?(?:they|it|the \w+|our \w+|people|everyone|everybody|readers|we|i|"
-            r"you) (?:can |could |will |would |'ll )?(?!(?:\w+ ){0,6}(?:3d|three.dimensional|"
-            r"north)\b)(?:show up|stand out|looks?|read|reads|is|are|feels?|fits?|matches?|"
+            r",? so (?:that )?(?!(?:\w+ ){0,7}(?:3d|three.dimensional|north|east|west|south|"
+            r"top)\b)(?:they|it|the \w+|our \w+|people|everyone|everybody|readers|we|i|"
+            r"you) (?:can |could |will |would |'ll )?(?:show up|stand out|looks?|read|reads|is|"
+            r"are|feels?|"
+            r"fits?|matches?|"
             r"works?|tell|spot|follow|understand|notice|make out|compare|appear|prints?|comes? "
             r"out)\b[^.!?]*",
             re.I,
@@ -1473,7 +1721,7 @@ def normalise(text: str) -> str:
         text = pattern.sub(replacement, text)
     text = re.sub(r"\s+", " ", text.strip())
     # "show me please Hamburg", "zoom, please, to level 6": politeness inside a sentence
-    text = re.sub(r"(?<=\w), (?:please|pls|plz),(?= \w)", "", text, flags=re.I)
+    text = re.sub(r"(?<=\w), (?:please|pls|plz),(?= \w)", ",", text, flags=re.I)
     text = re.sub(r"(?<=\w)(,?) (?:please|pls|plz)(?=,? \w)", r"\1", text, flags=re.I)
     # "zoom in two levels, it's way too far out": the reason for a zoom is no second zoom
     if re.search(r"\bzoom", text, re.I):

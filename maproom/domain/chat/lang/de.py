@@ -77,6 +77,12 @@ REWRITES = [
     (re.compile(r"\bfilter(?:e|n)? (?P<x>.+?) nach (?P<f>\S+)$"), r"filter \g<x> by \g<f>"),
     (re.compile(r"^(?P<x>.+?) mit (?:den |ihren |ihrem )?(?P<f>\S+) beschriften(?=\s*(?:[?.!]|$))"),
      r"label \g<x> with \g<f>"),
+    # "Ich möchte den anderen gern unsere Altstadt zeigen": what it is for (others are to see)
+    (re.compile(r"^(?:ich|wir) (?:mochte|mochten|will|wollen|wurde|wurden)(?: gern| gerne)? (?:den "
+                r"anderen|allen|ihnen|euch|unseren \w+|meinen \w+|den \w+)\b[^?.!]* (?:zeigen|"
+                r"erklaren|vorstellen)(?=\s*(?:[?.!]|$))"), ""),
+    # "..., also Bäckerei, Bar und Café jeweils in einer eigenen Farbe": the values, said again
+    (re.compile(r",? (?:also|d\. ?h\.|das heisst|sprich) [^?.!]+?(?=[?.!]|$)"), ""),
     # "Wären Sie so freundlich, die Karte auf München zu zoomen?": could you zoom ...
     (re.compile(r"^(?:waren|wurden|wurdest|warst|waerst|waeren) (?:sie|du) (?:bitte )?so "
                 r"(?:freundlich|nett|lieb|gut)(?: und)?,? (?P<x>[^?.!]+?) zu (?P<v>\w+en)"
@@ -357,7 +363,9 @@ PHRASES: dict[str, str] = {
     "ins": "to the", "mit": "with", "ohne": "without", "von": "of", "vom": "of the",
     "fur": "for", "um": "by", "bis": "to", "uber": "over", "zwischen": "between",
     "nach der": "by the", "je nach": "by", "gemass": "by", "als": "as", "sie": "them",
-    "es": "it", "ihn": "it", "ihre": "their", "ihren": "their", "seine": "its",
+    "es": "it", "ihn": "it", "ihre": "their", "ihren": "their", "ihrer": "their",
+    "laut datensatz": "in the data", "laut daten": "in the data", "laut den daten": "in the data",
+    "im datensatz": "in the data", "seine": "its",
     "dieses": "this", "diese": "these", "diesen": "this", "dieser": "this", "dort": "there",
     "da": "there", "dorthin": "there", "hier": "here", "mir": "me", "uns": "us",
     # going places

@@ -286,6 +286,8 @@ PHRASES: dict[str, str] = {
     "vamos hasta": "go to", "anda a": "go to",
     "lleva me a": "take me to", "lleva nos a": "take us to",
     # the very polite: "¿Sería usted tan amable de llevarnos a Sevilla?"
+    "en el mapa de ubicacion": "on the map", "en el mapa de situacion": "on the map",
+    "mapa de ubicacion": "map", "mapa de situacion": "map", "mapa de localizacion": "map",
     "seria usted tan amable de": "could you", "seria tan amable de": "could you",
     "serias tan amable de": "could you", "tendria la amabilidad de": "could you",
     "tendria usted la amabilidad de": "could you", "me haria el favor de": "could you",

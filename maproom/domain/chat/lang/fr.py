@@ -262,6 +262,7 @@ PHRASES: dict[str, str] = {
     "parfait": "perfect", "bonjour": "hello", "salut": "hello", "peux tu": "can you",
     "peux-tu": "can you", "pourrais tu": "could you", "pourrais-tu": "could you",
     "pouvez vous": "can you", "pouvez-vous": "can you", "pourriez vous": "could you",
+    "ya combien de": "how many", "ya combien d'": "how many",
     "auriez vous": "", "l' amabilite de": "could you", "la gentillesse de": "could you",
     "seriez vous assez aimable": "could you", "voudriez vous": "could you",
     "pourriez-vous": "could you", "je veux": "i want to", "je voudrais": "i want to",

@@ -22,7 +22,8 @@ MAX_PITCH = 85.0
 
 
 def levels(text: str) -> float | None:
-    """Zoom levels an amount phrase means ("a bit": 0.5, "twice": 2, "all the way": 24)."""
+    """Zoom levels an amount phrase means ("a bit": 0.5, "twice": 2, "a lot": 3, "way": 5,
+    "all the way": 24)."""
     said = text.strip().lower()
     if not said or said in ONE_LEVEL:
         return 1.0
@@ -30,7 +31,9 @@ def levels(text: str) -> float | None:
         return 24.0
     if re.search(r"bit|little|slightly|tad", said):
         return 0.5
-    if re.search(r"lot|much|way|far", said):
+    if re.search(r"\bway\b", said):  # "zoom way out": further than "a lot"
+        return 5.0
+    if re.search(r"lot|much|far", said):
         return 3.0
     if re.match(r"a (?:couple|few)\b", said):
         return 2.0 if "couple" in said else 3.0

@@ -17,7 +17,16 @@ import orjson
 from maproom.domain.chat.builtin import conditions, targets
 from maproom.domain.chat.builtin.gazetteer import Place, as_json, fold
 from maproom.domain.chat.builtin.mind import Mind, resolves
-from maproom.domain.chat.builtin.outcome import Ask, Done, Fail, Need, Outcome, Phrase, phrase
+from maproom.domain.chat.builtin.outcome import (
+    Ask,
+    DataKey,
+    Done,
+    Fail,
+    Need,
+    Outcome,
+    Phrase,
+    phrase,
+)
 from maproom.domain.chat.builtin.targets import Layer, singular
 from maproom.domain.chat.builtin.text import number
 from maproom.geo import camera
@@ -564,13 +573,27 @@ def feature_named(mind: Mind, text: str) -> Outcome | None:
     if len(text.split()) == 1 and mind.gloss(text) != fold(text):
         text = mind.gloss(text)  # "el Tajo": the Tagus
     wanted = fold(text)
-    asked = [
-        (layer, {"field": name_fields(layer)[0]["name"], "op": "contains", "value": text.strip()})
-        for layer in mind.layers
-        if layer["layer_type"] == "geojson" and name_fields(layer)
-    ]
-    keys = [("features", layer["layer_id"], where_json(where), None, "asc", 5)
-            for layer, where in asked]  # fmt: skip
+    named = [(layer, fields[0]["name"]) for layer in mind.layers
+             if layer["layer_type"] == "geojson" and (fields := name_fields(layer))]  # fmt: skip
+    # the name as the data spells it, when it is among the most frequent (typed without its
+    # accents: "jeronimos monastery" is Jerónimos Monastery); else names holding what was typed
+    known: list[DataKey] = [("stats", layer["layer_id"], field, None) for layer, field in named]
+    missing = [key for key in known if key not in mind.data]
+    if missing:
+        raise Need(missing)
+    asked = []
+    for (layer, field), key in zip(named, known, strict=True):
+        answer = mind.data[key] if isinstance(mind.data[key], dict) else {}
+        spelled = [item["value"] for item in answer.get("distinct") or []
+                   if isinstance(item["value"], str) and fold(item["value"]) == wanted]  # fmt: skip
+        where = (
+            {"field": field, "op": "==", "value": spelled[0]}
+            if spelled
+            else {"field": field, "op": "contains", "value": text.strip()}
+        )
+        asked.append((layer, where))
+    keys: list[DataKey] = [("features", layer["layer_id"], where_json(where), None, "asc", 5)
+                           for layer, where in asked]  # fmt: skip
     missing = [key for key in keys if key not in mind.data]
     if missing:  # every layer's at once: one reading more, not one a layer
         raise Need(missing)
