@@ -135,7 +135,9 @@ class Mind:
             framed = self.resolve("zoom_layer", {"layer": seen["layer"], "clause": message})
             if isinstance(framed, Done):
                 return [(message, framed)]
-        place = re.sub(r"^(?:mainland|continental) ", "", seen["layer"], flags=re.I) if seen else ""
+        said = seen["layer"] if seen else ""
+        place = re.sub(r"^(?:(?:the )?whole of |(?:the )?entire |all of )?(?:mainland |"
+                       r"continental )?", "", said, flags=re.I)  # fmt: skip
         if place[:1].isupper():  # "zoom out so we see all of mainland Portugal": frame it
             framed = self.resolve("goto", {"place": place, "clause": message})
             if isinstance(framed, Done):

@@ -1453,6 +1453,15 @@ SHORTHAND: list[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]]] = 
     # "the district w the highest value", "a new layer w/ the capitals": with; "10 mil": million
     (re.compile(r"(?<=\w) w/? (?=\w)|(?<=\w) w/(?=\w)", re.I), " with "),
     (re.compile(r"(?<=\d) ?mil\b(?!e)", re.I), " million"),
+    # "join the districts together into their regions": merge them by region
+    (
+        re.compile(
+            r"\b(?:join|combine|group|merge|lump|fuse) (?P<x>(?:the |all the )?\w+)"
+            r"(?: together| up)? (?:into|by|per) (?:their |its |the )?(?P<f>\w+?)s?\b",
+            re.I,
+        ),
+        r"merge \g<x> by \g<f>",
+    ),
     # "zoom way out": zoom out that much
     (re.compile(r"\bzoom (way|far|a lot|much) (out|in)\b", re.I), r"zoom \2 \1"),
     # "point north again", "face north": north up

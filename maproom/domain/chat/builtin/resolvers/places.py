@@ -129,6 +129,11 @@ def outcome_for(
         found = find(mind, PLACE_KIND.sub("", text).strip(), fuzzy=fuzzy)
     if isinstance(found, Place):
         return to_place(mind, kind, slots, found)
+    if kind == "goto" and found.fuzzy and found.candidates:
+        # "frame the Rhine": a feature of the data named exactly, before a town spelled close
+        named = data.feature_named(mind, text)
+        if named is not None:
+            return named
     if not found.candidates:
         # "Greece for our island-hopping campaign": a place, then why it is wanted
         why = re.split(r" (?:for (?:our|my|a|an|his|her|their|some)|because|since|as (?:we|i)|"
