@@ -1501,6 +1501,31 @@ def untouched_layers(s: dict[str, Any], _: dict[str, Any]) -> None:
         ("dá um zoom em Recife pra mim, quero ver as pontes do centro", near(-34.9, -8.05, km=20)),
         ("How many people live in Berlin according to the data?",
          says(f"{feature('Cities', 'Berlin')['properties']['population']:,}")),
+        # a school project, GIS words used loosely
+        ("delete the rivers map, i dont need it for my project", gone("Rivers")),
+        ("how many maps do i have on here?", says(str(len(DATA)))),
+        ("turn the countries green (the district ones i mean)",
+         lambda s, _: s["layers"]["Districts"]["style"]["renderer"]["paint"]["fill-color"]
+         == "#008000" or pytest.fail()),
+        ("make the rivers thicker, like 6",
+         lambda s, _: s["layers"]["Rivers"]["style"]["renderer"]["paint"]["line-width"] == 6
+         or pytest.fail()),
+        ("give every region its own colour!", renderer("Districts", type="categorized",
+                                                       field="region")),
+        ("give every district a different colour", renderer("Districts", type="categorized")),
+        ("where are all the sites? zoom there so i can see them",
+         lambda s, _: s["mapState"]["zoom"] > 8 or pytest.fail()),
+        ("make everything around Spain dark so only spain stands out", masked("ES")),
+        ("rotate the map so the bearing is 120°", view("bearing", 120)),
+        ("open the attribute table of sites, how many records are there?",
+         says(str(len(DATA["Sites"])))),
+        ("do a definition query on cities: population > 20 million",
+         filtered("Cities", lambda p: p["population"] > 20_000_000)),
+        ("set transparency of districts to 60%",
+         lambda s, _: s["layers"]["Districts"]["style"]["renderer"]["paint"]["fill-opacity"]
+         == 0.4 or pytest.fail()),
+        ("quantos visitantes tem o Oceanário?",
+         says(f"{feature('Sites', 'Oceanarium')['properties']['visitors']:,}".replace(",", "."))),
     ],
 )  # fmt: skip
 async def test_requests_the_seventh_round_of_writers_made(
@@ -1527,6 +1552,9 @@ async def test_requests_the_seventh_round_of_writers_made(
         ("fly to madrid", "zoom way out pls", lambda s, _: s["mapState"]["zoom"] <= 7
          or pytest.fail()),
         ("rotate the map 45 degrees", "point north again", view("bearing", 0)),
+        ("set the sites point radius to 12", "hmm still too big, make them a bit smaller",
+         lambda s, _: s["layers"]["Sites"]["style"]["renderer"]["paint"]["circle-radius"] < 12
+         or pytest.fail()),
     ],
 )  # fmt: skip
 async def test_follow_ups_the_seventh_round_of_writers_made(
@@ -1535,6 +1563,15 @@ async def test_follow_ups_the_seventh_round_of_writers_made(
     """One undo when an apology and a request both say it, the old name back, a highlight
     taken off after thanks, "way out" further than "a lot"."""
     await answered(understanding_api, message, check, before=(before,))
+
+
+async def test_the_map_in_a_colour_asks_which_layer(understanding_api: httpx.AsyncClient) -> None:
+    """ "Make the map red" on a map of four layers: which layer is asked; "the cities" is it."""
+    await asked_then_answered(
+        understanding_api, "make the map red", "the cities",
+        lambda s, _: s["layers"]["Cities"]["style"]["renderer"]["paint"]["circle-color"]
+        == "#ff0000" or pytest.fail(),
+    )  # fmt: skip
 
 
 async def test_a_layer_is_chosen_by_its_shape(understanding_api: httpx.AsyncClient) -> None:

@@ -38,7 +38,7 @@ AMOUNT += (
 # Why a request is made, after it: "for a 3D look", "so that we see the coast", "because ..."
 PURPOSE = re.compile(
     r",? (?:for (?:a|an|the|my|our|this|that|some|his|her|their|a nicer|better)\b|so (?:that|i|we|"
-    r"it|they|you|people|everyone|everybody|the|each|every|all)\b|because\b|"
+    r"it|they|you|people|everyone|everybody|the|each|every|all|there)\b|because\b|"
     r"since (?:i|we|it|they)\b|"
     r"as (?:i|we)\b|to (?:make|get|"
     r"have|give) (?:it|them|a|an|the|things|everything)\b).*$",
@@ -866,7 +866,8 @@ RULES: list[tuple[str, str]] = [
                  r"(?P<opts4>(?:,? (?:in|with|using|into|as) .+|,? \S+ (?:classes|colou?rs|groups|"
                  r"bins|categories|steps|breaks))?)"),
     ("opacity", r"(?:set|change|make|put)(?: the)?(?: (?P<layer>.+?))?(?:'s)? "
-                r"(?:opacity|transparency|alpha)(?: of(?: the)? (?P<layer2>.+?))? ?(?:to |at |=)?"
+                r"(?P<unit4>opacity|transparency|alpha)(?: of(?: the)? (?P<layer2>.+?))? ?"
+                r"(?:to |at |=)?"
                 r"(?P<value>\d+(?:\.\d+)?)(?P<pct> ?%| percent)?|(?:make|set|put)(?: the)? "
                 r"(?P<layer3>.+?) (?:at |to )?(?P<value2>\d+(?:\.\d+)?)(?P<pct2> ?%| percent)?"
                 r" (?P<unit>opacity|opaque|transparent|transparency)|(?P<unit2>opacity"

@@ -1069,11 +1069,41 @@ SHORTHAND: list[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]]] = 
         ),
         lambda m: ("make " if re.match(r"(?:a|an|one|some) ", m["x"], re.I) else "") + m["x"],
     ),
+    # "can u move the map so i see more of the north": move it north
+    (
+        re.compile(
+            r",? so (?:that )?(?:i|we|you) (?:can )?see more of the (north|south|east|west)"
+            r"\b",
+            re.I,
+        ),
+        r" \1",
+    ),
+    # "hmm still too big, make them a bit smaller": the complaint before the request
+    (
+        re.compile(
+            r"^(?:(?:it'?s|they'?re|that'?s|those are|these are|still|way|much|a bit|far|"
+            r"now) )*too (?:big|small|large|thick|thin|dark|light|bright|faint|busy|"
+            r"much)[,.!;]+ +(?=\w)",
+            re.I,
+        ),
+        "",
+    ),
+    # "how many visitors have the Oceanário": the value of that feature
+    (
+        re.compile(
+            r"^how many (?P<f>\w+) (?:has|have) (?P<x>(?:the )?(?-i:[A-Z])[\w'-]+(?: [\w'-]+)*)"
+            r"(?<! total)(?<! altogether)(?<! together)(?<! combined)"
+            r"(?=[?.!]|$)",
+            re.I,
+        ),
+        r"how many \g<f> does \g<x> have",
+    ),
     # "highlight Portugal so everything else fades into the background": why, after it
     (
         re.compile(
             r",?\s+so (?:that'?s|that is|this is) (?:the|what|how|where) [^.!?]*|"
-            r",?\s+so (?:that )?(?!(?:the )?(?:north|south|east|west)\b)(?:everything else|the rest"
+            r",?\s+so (?:that )?(?!(?:the )?(?:north|south|east|west|bearing|pitch|angle|heading|"
+            r"rotation|tilt)\b)(?:everything else|the rest"
             r"(?: of the world)?|everyone|readers|"
             r"people|viewers|visitors|the audience|they|it|we|you|i|our \w+|the \w+) (?:\w+ )?"
             r"(?:can|could|will|would|fades?|stands?|pops?|looks?|reads?|sees?|see|is|are|gets?|"
@@ -1457,11 +1487,161 @@ SHORTHAND: list[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]]] = 
     (
         re.compile(
             r"\b(?:join|combine|group|merge|lump|fuse) (?P<x>(?:the |all the )?\w+)"
-            r"(?: together| up)? (?:into|by|per) (?:their |its |the )?(?P<f>\w+?)s?\b",
+            r"(?: together| up)? (?:into|by|per) (?:their |its |the )?(?!one\b|a\b|single\b)"
+            r"(?P<f>\w+?)s?\b",
             re.I,
         ),
         r"merge \g<x> by \g<f>",
     ),
+    # "the rivers map", "how many maps", "hide all the other maps", "a new map with only ...":
+    # a layer, said as people who call every layer a map do
+    (
+        re.compile(
+            r"\b(?P<q>how many|all the|all|the other|other|each|every|both|my|our|these|"
+            r"those) maps\b",
+            re.I,
+        ),
+        r"\g<q> layers",
+    ),
+    (re.compile(r"\ba new map\b", re.I), "a new layer"),
+    (
+        re.compile(
+            r"\b(?P<x>(?!(?:its|this|his|us|was|is|as|has|does|yes|plus|focus|canvas)\b)"
+            r"[a-z]\w*s) map\b(?! of)",
+            re.I,
+        ),
+        r"\g<x> layer",
+    ),
+    # "make the rivers thicker, like 5": that width; "bigger, like 10": that size
+    (
+        re.compile(
+            r"\b(?:thicker|wider|thinner|narrower),? (?:like|say|about|maybe|around|to) "
+            r"(?=\d)",
+            re.I,
+        ),
+        "width ",
+    ),
+    (
+        re.compile(
+            r"\b(?:bigger|larger|smaller),? (?:like|say|about|maybe|around|to) (?=\d)", re.I
+        ),
+        "size ",
+    ),
+    (re.compile(r"[,!.]* like (?=by \w)", re.I), " "),  # "bigger dots, like by population"
+    # "give every region its own colour", "each state a different colour", "so each kind gets
+    # a different colour", "different colours for each kind of site": one colour per value
+    (
+        re.compile(
+            r"\b(?:give |with |so (?:that )?)?(?:every|each) (?P<f>\w+?)s? (?:gets? |has |"
+            r"in )?(?:its own|a different|a separate|their own|a unique|an own) colou?r\b",
+            re.I,
+        ),
+        lambda m: f"colour by {m['f']}" if m.start() == 0 else f"by {m['f']}",
+    ),
+    (
+        re.compile(
+            r"\bdifferent colou?rs? (?:for|per) (?:each|every) (?P<f>\w+?)s?(?: of "
+            r"(?:the )?(?P<l>\w+))?\b",
+            re.I,
+        ),
+        lambda m: f"colour the {m['l']} by {m['f']}" if m["l"] else f"colour by {m['f']}",
+    ),
+    # "make it tilted like 3D", "so its more 3d looking": tilt it
+    (re.compile(r"\bmake (?:it|the map|the view) tilted\b", re.I), "tilt the map"),
+    (
+        re.compile(
+            r"(?<=\btilt the map) (?:like|in|into|to look) (?:3d|three.dimensional)\b", re.I
+        ),
+        "",
+    ),
+    (re.compile(r"\b(?:so )?it'?s more 3d(?: looking)?\b", re.I), "in 3d"),
+    # "the one with all the streets on it": the streets basemap
+    (
+        re.compile(
+            r"^(?:can we have|give me|show|use|switch to) the one with (?:all )?the (?:streets|"
+            r"roads)(?: on it)?$",
+            re.I,
+        ),
+        "switch to the streets basemap",
+    ),
+    (re.compile(r"\bsatellite (?:images|imagery|photos|pictures)\b", re.I), "satellite"),
+    # "make everything around Germany dark so only germany stands out": highlight it
+    (
+        re.compile(
+            r"\b(?:make|turn|paint|colou?r|shade) everything (?:around|outside|except|but|"
+            r"apart from|other than) (?P<x>.+?) (?:dark|black|grey|gray|dim|darker|faded)\b",
+            re.I,
+        ),
+        r"highlight \g<x>",
+    ),
+    # "the highlight thing", "that heatmap thingy": the thing itself
+    (re.compile(r"(?<=\w) thing(?:y|ies|s)?\b(?! (?:is|are|was|of))", re.I), ""),
+    # GIS words: "symbology", "attribute table", "records", "definition query", "proportional
+    # symbols", "using X as the weight", "the Rhine river feature", "set the scale to zoom
+    # level 6"
+    (
+        re.compile(
+            r"\b(?:open|show|look at|check) (?:the )?attribute table (?:of|for) (?:the )?"
+            r"(?P<l>\w+),? how many (?:records|rows|features|entries)",
+            re.I,
+        ),
+        r"how many \g<l>",
+    ),
+    (
+        re.compile(
+            r"\b(?:open|show|look at|check) (?:the )?attribute table (?:of|for) (?:the )?"
+            r"(?P<l>\w+),? ",
+            re.I,
+        ),
+        "",
+    ),
+    (
+        re.compile(r"(?P<pre>\b(?:in|of|from) )?(?:the )?(?P<l>\w+) attribute table\b", re.I),
+        lambda m: f"{m['pre'] or ''}the {m['l']}",
+    ),
+    (re.compile(r"\bhow many records\b", re.I), "how many features"),
+    (
+        re.compile(
+            r"\b(?:do |run |apply |make |set )?(?:a )?definition query on (?:the )?(?P<l>\w+)"
+            r"[:,]? ",
+            re.I,
+        ),
+        r"only show \g<l> with ",
+    ),
+    (
+        re.compile(r"\b(?:change|set|update|edit) (?:the )?(?P<l>\w+)(?:'s)? symbology\b", re.I),
+        r"colour the \g<l>",
+    ),
+    (
+        re.compile(r"\bproportional symbols? for (?:the )?(?P<l>\w+) (?:based on|by|using) ", re.I),
+        r"size the \g<l> by ",
+    ),
+    (re.compile(r"\busing (?P<f>\w+) as (?:the )?weights?\b", re.I), r"weighted by \g<f>"),
+    (re.compile(r"\b(?P<x>[A-Z][\w'-]+) (?:river|lake|road|street)? ?feature\b"), r"\g<x>"),
+    (re.compile(r"\bset the scale to (?=zoom level|level)", re.I), "zoom to "),
+    # "rotate the map so the bearing is 90°", "tilt it so the pitch is 45": to that
+    (
+        re.compile(
+            r",? so (?:that )?the (?:bearing|rotation|heading|angle|pitch|tilt) is (?=\d)", re.I
+        ),
+        " to ",
+    ),
+    # "where are all the sites? zoom there": to them
+    (
+        re.compile(
+            r"^where (?:are|is) (?:all )?(?P<x>the \w+)[?.,]* (?:zoom|go|take me|fly|move) "
+            r"(?:there|to them)\b",
+            re.I,
+        ),
+        r"zoom to \g<x>",
+    ),
+    # "make the map red": a layer's colour, of the layer meant
+    (
+        re.compile(r"^(?P<v>make|colou?r|paint|turn) the (?:whole )?map (?P<c>[a-z]+)$", re.I),
+        lambda m: f"{m['v']} it {m['c']}" if colours.parse(m["c"]) else m.group(0),
+    ),
+    # "lol", "haha": a laugh changes nothing
+    (re.compile(r"[\s,]+(?:lol|lmao|haha+|hehe+|xd|omg|rofl)\b[!.]*", re.I), ""),
     # "zoom way out": zoom out that much
     (re.compile(r"\bzoom (way|far|a lot|much) (out|in)\b", re.I), r"zoom \2 \1"),
     # "point north again", "face north": north up
@@ -1600,10 +1780,9 @@ SHORTHAND: list[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]]] = 
     (
         re.compile(
             r",? so (?:that )?(?!(?:\w+ ){0,7}(?:3d|three.dimensional|north|east|west|south|"
-            r"top)\b)(?:they|it|the \w+|our \w+|people|everyone|everybody|readers|we|i|"
-            r"you) (?:can |could |will |would |'ll )?(?:show up|stand out|looks?|read|reads|is|"
-            r"are|feels?|"
-            r"fits?|matches?|"
+            r"top|bearing|pitch|angle|heading|rotation|zoom|tilt)\b)(?:they|it|the \w+|our \w+|"
+            r"people|everyone|everybody|readers|we|i|you) (?:can |could |will |would |'ll )?"
+            r"(?:show up|stand out|looks?|read|reads|is|are|feels?|fits?|matches?|"
             r"works?|tell|spot|follow|understand|notice|make out|compare|appear|prints?|comes? "
             r"out)\b[^.!?]*",
             re.I,
@@ -1713,6 +1892,20 @@ def corrected(text: str) -> str:
     ):
         return f"{head}{verb.group(0)}{re.sub(r'^(?:the|to|on|in|into|over|at|by) ', '', rest)}"
     return f"{head}{rest}"
+
+
+# "turn the countries purple (the district ones I mean)": the layer meant, said in an aside
+CLARIFIED = re.compile(
+    r"\bthe \w+ (?P<rest>[^()]*?)\s*\((?:i mean |i meant )?(?:the )?(?P<x>\w+?)s?"
+    r"(?: ones?| layer)?(?:,? i mean| i meant)?\)",
+    re.I,
+)
+
+
+def clarified(text: str) -> str:
+    """A message with the layer an aside in parentheses says it meant put in place of the
+    words it corrects ("the countries (the district ones I mean)": the districts)."""
+    return CLARIFIED.sub(lambda m: f"the {m['x']}s {m['rest']}", text)
 
 
 def normalise(text: str) -> str:

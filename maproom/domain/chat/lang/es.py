@@ -304,6 +304,7 @@ PHRASES: dict[str, str] = {
     "regresa a": "go back to", "volver a": "go back to",
     # zoom and camera
     "haz zoom en": "zoom to", "haz zoom a": "zoom to", "haz zoom sobre": "zoom to",
+    "hacer zoom a": "zoom to", "hacer zoom en": "zoom to", "hacer zoom sobre": "zoom to",
     "haz zoom": "zoom", "zoom en": "zoom to", "zoom a": "zoom to", "zoom sobre": "zoom to",
     "acerca el mapa a": "zoom to", "acercate a": "zoom to", "acerca": "zoom in",
     "acercate": "zoom in", "acercar": "zoom in", "acerca el zoom": "zoom in",

@@ -13,6 +13,7 @@ import re
 from typing import Any
 
 import orjson
+from rapidfuzz import fuzz, process
 
 from maproom.domain.chat.builtin import conditions, targets
 from maproom.domain.chat.builtin.gazetteer import Place, as_json, fold
@@ -577,18 +578,13 @@ def feature_named(mind: Mind, text: str) -> Outcome | None:
              if layer["layer_type"] == "geojson" and (fields := name_fields(layer))]  # fmt: skip
     # the name as the data spells it, when it is among the most frequent (typed without its
     # accents: "jeronimos monastery" is Jerónimos Monastery); else names holding what was typed
-    known: list[DataKey] = [("stats", layer["layer_id"], field, None) for layer, field in named]
-    missing = [key for key in known if key not in mind.data]
-    if missing:
-        raise Need(missing)
+    _names_known(mind, named)
     asked = []
-    for (layer, field), key in zip(named, known, strict=True):
-        answer = mind.data[key] if isinstance(mind.data[key], dict) else {}
-        spelled = [item["value"] for item in answer.get("distinct") or []
-                   if isinstance(item["value"], str) and fold(item["value"]) == wanted]  # fmt: skip
+    for layer, field in named:
+        spelled = _spelled(mind, layer, field, wanted)
         where = (
-            {"field": field, "op": "==", "value": spelled[0]}
-            if spelled
+            {"field": field, "op": "==", "value": spelled}
+            if spelled is not None
             else {"field": field, "op": "contains", "value": text.strip()}
         )
         asked.append((layer, where))
@@ -599,11 +595,47 @@ def feature_named(mind: Mind, text: str) -> Outcome | None:
         raise Need(missing)
     for layer, where in asked:
         for row in features(mind, layer, where, None, "asc", 5):
-            if fold(feature_name(layer, row)) == wanted:
+            if where["op"] == "==" or fold(feature_name(layer, row)) == wanted:
                 return _go(mind, layer, row)
     return None
 
 
+def _names_known(mind: Mind, named: list[tuple[Layer, str]]) -> None:
+    """The most frequent values of these name fields, fetched at once (`Need`) unless they
+    are."""
+    keys: list[DataKey] = [("stats", layer["layer_id"], field, None) for layer, field in named]
+    missing = [key for key in keys if key not in mind.data]
+    if missing:
+        raise Need(missing)
+
+
+def _spelled(mind: Mind, layer: Layer, field: str, wanted: str) -> str | None:
+    """A name of the field's most frequent values that a folded phrase names: the same without
+    accents ("jeronimos monastery": Jerónimos Monastery), or the one name close to it
+    ("oceanario": Oceanarium)."""
+    answer = mind.answer(("stats", layer["layer_id"], field, None))
+    names = [item["value"] for item in (answer.get("distinct") if isinstance(answer, dict) else
+             None) or [] if isinstance(item["value"], str)]  # fmt: skip
+    spelled = [name for name in names if fold(name) == wanted]
+    if spelled:
+        return spelled[0]
+    if len(wanted) < 6:
+        return None
+    close = process.extract(wanted, {name: fold(name) for name in names}, scorer=fuzz.ratio,
+                            limit=2)  # fmt: skip
+    if (
+        close
+        and close[0][1] >= NEAR_NAME
+        and (len(close) == 1 or close[0][1] - close[1][1] >= NEAR_NAME_GAP)
+    ):
+        return str(close[0][2])
+    return None
+
+
+# A feature's name typed this close (rapidfuzz's ratio) is that feature, when no other name
+# is nearly as close ("District J" is none of the districts)
+NEAR_NAME = 80
+NEAR_NAME_GAP = 10
 NAMES_SHOWN = 15  # feature names listed in a reply at most
 SIZE_WORDS = {"long": "length", "big": "area", "large": "area"}
 
@@ -666,6 +698,14 @@ def feature_value(mind: Mind, slots: dict[str, str]) -> Outcome | None:
     named = targets.named(mind, within["layer"]) if within else None
     if within and isinstance(named, list):
         wanted, layers = within["name"], named
+    _names_known(
+        mind,
+        [
+            (layer, fields[0]["name"])
+            for layer in layers
+            if layer["layer_type"] == "geojson" and (fields := name_fields(layer))
+        ],
+    )
     for layer in layers:
         names_ = name_fields(layer)
         if layer["layer_type"] != "geojson" or not names_:
@@ -674,9 +714,11 @@ def feature_value(mind: Mind, slots: dict[str, str]) -> Outcome | None:
         if field is None:
             continue
         for name in _spellings(mind, wanted):
-            where = {"field": names_[0]["name"], "op": "contains", "value": name}
+            spelled = _spelled(mind, layer, names_[0]["name"], name)
+            where = {"field": names_[0]["name"], "op": "==" if spelled else "contains",
+                     "value": spelled or name}  # fmt: skip
             for row in features(mind, layer, where, None, "asc", 5):
-                if fold(feature_name(layer, row)) == name:
+                if spelled or fold(feature_name(layer, row)) == name:
                     value = (row.get("properties") or {}).get(field["name"])
                     mind.memory.named([layer["layer_id"]])
                     return Done([], [phrase("feature_value", feature=feature_name(layer, row),

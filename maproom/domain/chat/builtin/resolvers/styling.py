@@ -290,6 +290,10 @@ def classify(mind: Mind, slots: dict[str, str], chosen: list[str] | None = None)
     if not slots.get("layer") and chosen is None:  # "shade by population": whose population?
         holder = data.one_layer(mind, "", field_text)
         if not isinstance(holder, dict):
+            # "colour by district" with no such field: each district its own colour
+            named = targets.named(mind, field_text)
+            if isinstance(named, list) and len(named) == 1 and data.name_fields(named[0]):
+                return make(named, data.name_fields(named[0])[0]["name"])
             return holder
         chosen = [holder["layer_id"]]
     return with_layers(mind, slots.get("layer"), chosen, make, single=True)
