@@ -1408,6 +1408,7 @@ async def test_both_of_them_is_confirmed_then_removes_both(
 
 
 BIGGEST_THREE = [f["properties"]["name"] for f in biggest("Cities", "population", 3)]
+MOST_PEOPLE = biggest("Districts", "population")[0]["properties"]
 
 
 def untouched_layers(s: dict[str, Any], _: dict[str, Any]) -> None:
@@ -1526,6 +1527,31 @@ def untouched_layers(s: dict[str, Any], _: dict[str, Any]) -> None:
          == 0.4 or pytest.fail()),
         ("quantos visitantes tem o Oceanário?",
          says(f"{feature('Sites', 'Oceanarium')['properties']['visitors']:,}".replace(",", "."))),
+        # a developer's shorthand, a council officer's formal register
+        ("bearing=60", view("bearing", 60)),
+        ("pitch 30", view("pitch", 30)),
+        ("madrid z9", everything(near(-3.70, 40.42, km=20), view("zoom", 9))),
+        ("fly to rome, bearing 15, pitch 40",
+         everything(near(12.5, 41.9, km=20), view("bearing", 15), view("pitch", 40))),
+        ("rm rivers", gone("Rivers")),
+        ("mask PT", masked("PT")),
+        ("count cities pop>2e7", says(str(kept("Cities", lambda p: p["population"] > 20_000_000)))),
+        ("max pop districts", says(f"{MOST_PEOPLE['population']:,}")),
+        ("fields on sites?", says("name", "kind", "visitors")),
+        ("regions in districts?", says("North", "Centre", "South")),
+        ("Please set the zoom level to 7.", view("zoom", 7)),
+        ("Le ruego que centre el mapa en Zaragoza.", near(-0.88, 41.65, km=20)),
+        ("Solicito que o mapa seja centrado na cidade de Braga.", near(-8.43, 41.55, km=20)),
+        ("Je vous prie de bien vouloir centrer la carte sur Nantes.", near(-1.55, 47.22, km=20)),
+        ("Bitte zoomen Sie auf Hamburg.", near(9.99, 53.55, km=20)),
+        ("Agradecia que destacasse a Espanha no mapa.", masked("ES")),
+        ("big cities should have big dots and small cities small dots, by population",
+         CITIES_SIZED),
+        ("longer rivers should be drawn with thicker lines",
+         renderer("Rivers", type="interpolated", field="length_km")),
+        ("can you rank the rivers from longest to shortest?", says(LONGEST_RIVER)),
+        ("go to Madrid but not too close, zoom level 6 is fine",
+         everything(near(-3.70, 40.42, km=20), view("zoom", 6))),
     ],
 )  # fmt: skip
 async def test_requests_the_seventh_round_of_writers_made(

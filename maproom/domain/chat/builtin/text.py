@@ -82,6 +82,7 @@ POLITE = re.compile(
     r"(?:quick one|quick question|quick -|one more thing|nah|nope|yo|oh dear|dear me|"
     r"on second thoughts?|on reflection|come to think of it|thinking about it|"
     r"please|pls|plz|kindly|hey|hi|hello|ok|okay|alright|right|now|then|also|and|so|but|"
+    r"(?:hmm+,? )?no(?=,? (?:go back|undo|revert|wait|put it back))|"
     r"um+|uh+|hm+|well|oh|yes|yeah|quickly|quick|actually|maybe|first|next|finally|"
     r"lastly|(?:oops|whoops|sorry|my bad)[.!]?|(?:you'?d |we'?d )?better|question|"
     r"out of interest|just curious|assistant|computer|maproom)[,:!]?\s+|"
@@ -1629,8 +1630,8 @@ SHORTHAND: list[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]]] = 
     # "where are all the sites? zoom there": to them
     (
         re.compile(
-            r"^where (?:are|is) (?:all )?(?P<x>the \w+)[?.,]* (?:zoom|go|take me|fly|move) "
-            r"(?:there|to them)\b",
+            r"^where (?:are|is) (?:all )?(?P<x>the \w+)[?.,]* (?:(?:zoom|go|take me|fly|move) "
+            r"(?:there|to them)|show (?:me|us|them)(?: there)?)\b",
             re.I,
         ),
         r"zoom to \g<x>",
@@ -1639,6 +1640,128 @@ SHORTHAND: list[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]]] = 
     (
         re.compile(r"^(?P<v>make|colou?r|paint|turn) the (?:whole )?map (?P<c>[a-z]+)$", re.I),
         lambda m: f"{m['v']} it {m['c']}" if colours.parse(m["c"]) else m.group(0),
+    ),
+    # shorthand a developer types: "bearing=30", "rating>=3", "pop>1e6", "20M", "rm rivers",
+    # "rename districts -> Zones", "cities + rivers", "undo x2", "lisbon z12", "pitch 45",
+    # "water #0a3d62", "set the zoom level to 6"
+    (re.compile(r"(?<=[a-z])\s*(>=|<=|=|>|<)\s*(?=[\w#.-])", re.I), r" \1 "),
+    (
+        re.compile(r"\b(\d+(?:\.\d+)?)e(\d)\b", re.I),
+        lambda m: f"{float(m[1]) * 10 ** int(m[2]):.0f}",
+    ),
+    (re.compile(r"(?<=\d)(M|[kK])\b"), lambda m: " million" if m[1] == "M" else " thousand"),
+    (
+        re.compile(r"\bpop\b(?=\s*(?:[<>=]|\d))|\bpop\.? (?=districts|cities|counties)", re.I),
+        "population ",
+    ),
+    (re.compile(r"\b(bearing|pitch|zoom|tilt|rotation|heading) = (?=\d)", re.I), r"\1 "),
+    (re.compile(r"^goto\b", re.I), "go to"),
+    (re.compile(r"^rm (?=\w)", re.I), "remove "),
+    (re.compile(r"\s*->\s*"), " to "),
+    (re.compile(r"(?<=\w) \+ (?=\w)"), " and "),
+    (
+        re.compile(r"\b(undo|redo) (?:x\s?(\d+)|(\d+)\s?x)\b", re.I),
+        lambda m: f"{m[1]} {m[2] or m[3]} times",
+    ),
+    (
+        re.compile(
+            r"^(?!(?:set|put|change|make|go|zoom)\b)(?P<p>[a-z][\w ]*?)(?<! at)(?<! to),? "
+            r"(?:z|zoom )(?P<z>\d{1,2})$",
+            re.I,
+        ),
+        r"\g<p> at zoom \g<z>",
+    ),
+    (
+        re.compile(r"\b(?:pitch|tilt)(?: =)? (?=\d+(?:\s?(?:°|deg|degrees))?(?:$|,))", re.I),
+        "tilt to ",
+    ),
+    (
+        re.compile(r"^(water|land|parks|roads|buildings)(?: colou?r)? (?=#[0-9a-f]{3,6}$)", re.I),
+        r"make the \1 ",
+    ),
+    (
+        re.compile(r"\b(?:set|put|change|make) (?:the )?zoom(?: level)? (?:to|at|=) (?=\d)", re.I),
+        "zoom to level ",
+    ),
+    (re.compile(r",? zoom level (\d+) is (?:fine|ok|okay|good|enough)\b", re.I), r" at zoom \1"),
+    # "fields on districts?", "counties in state B?", "population labels": the question, the
+    # condition and the labels they stand for
+    (
+        re.compile(r"^(?:fields|columns|attributes) (?:on|of|in) (?P<l>[\w ]+?)\??$", re.I),
+        r"what fields do \g<l> have",
+    ),
+    (
+        re.compile(
+            r"^(?:how many )?(?P<l>[a-z]+s) in (?P<f>[a-z]+) (?P<v>(?-i:[A-Z0-9])\w*)\??$", re.I
+        ),
+        r"how many \g<l> have \g<f> \g<v>",
+    ),
+    (re.compile(r"^(?P<f>[a-z]+) labels$", re.I), r"label by \g<f>"),
+    (re.compile(r"^(?P<f>[a-z]+s) (?:in|of) (?P<l>[a-z]+)\?$", re.I), r"list the \g<f> in \g<l>"),
+    (
+        re.compile(
+            r"^(?P<s>max|min|maximum|minimum|highest|lowest|biggest|smallest|largest) "
+            r"(?P<f>[a-z]+) (?:in |of |for )?(?:the )?(?P<l>[a-z]+)\??$",
+            re.I,
+        ),
+        r"what is the \g<s> \g<f> of the \g<l>",
+    ),
+    # "a 4 star rating": a rating of 4
+    (re.compile(r"\ba (\d+(?:\.\d+)?)[ -]star rating\b", re.I), r"a rating of \1"),
+    # "go to Madrid but not too close", "the thing with the colours on the districts", "light
+    # to dark by the value", "from low to high rating", "the map with the streets on it",
+    # "rank the rivers from longest to shortest", "not just the capitals", "the one before"
+    (re.compile(r",? but not (?:too|so) (?:close|far|near)(?: in| out)?\b", re.I), ""),
+    (
+        re.compile(r"\b(?:do )?the (?:thing |one |style )?with the colou?rs? (?:on|for|of) ", re.I),
+        "colour ",
+    ),
+    (re.compile(r"\bat zoom (?=\d)", re.I), "at zoom level "),
+    (
+        re.compile(
+            r",? (?:from )?(?:light|pale) to dark\b|,? (?:from )?dark to (?:light|pale)\b", re.I
+        ),
+        "",
+    ),
+    (re.compile(r"\bfrom low to high (?=\w)|\bfrom high to low (?=\w)", re.I), "by "),
+    (
+        re.compile(
+            r"\b(?:switch to|use|show|give me) the map with (?:all )?the (?:streets|roads)"
+            r"(?: on it)?\b",
+            re.I,
+        ),
+        "switch to the streets basemap",
+    ),
+    (
+        re.compile(
+            r"\brank (?:the )?(?P<x>\w+) (?:from|by) (?:the )?(?P<s>\w+est) to (?:the )?"
+            r"\w+est\b",
+            re.I,
+        ),
+        r"what are the \g<s> \g<x>",
+    ),
+    (re.compile(r",? not (?:just|only) the \w+\b", re.I), ""),
+    (re.compile(r"^(?:go|take me|jump) back to the (?:one|view|place) before\b", re.I), "undo"),
+    # "big cities should have big dots and small cities small dots", "longer rivers should be
+    # drawn with thicker lines": sized by what makes them big
+    (
+        re.compile(
+            r"^(?:the )?(?:big|bigger|large|larger) (?P<x>\w+) (?:should )?(?:have|get) "
+            r"(?:big|bigger|large|larger) (?:dots|circles|symbols|points|bubbles)(?: and "
+            r"(?:the )?(?:small|smaller) \w+ (?:should )?(?:have |get )?(?:small|smaller) "
+            r"(?:dots|circles|symbols|points|bubbles|ones))?",
+            re.I,
+        ),
+        r"make the \g<x> bigger",
+    ),
+    (
+        re.compile(
+            r"^(?:the )?(?P<a>longer|bigger|larger|wider) (?P<x>\w+) should be (?:drawn|shown|"
+            r"displayed) (?:with|as|in) (?:thicker|wider|bigger|fatter) (?:lines|dots|circles|"
+            r"symbols)",
+            re.I,
+        ),
+        r"make the \g<x> thicker the \g<a> they are",
     ),
     # "lol", "haha": a laugh changes nothing
     (re.compile(r"[\s,]+(?:lol|lmao|haha+|hehe+|xd|omg|rofl)\b[!.]*", re.I), ""),

@@ -83,6 +83,9 @@ REWRITES = [
                 r"erklaren|vorstellen)(?=\s*(?:[?.!]|$))"), ""),
     # "..., also Bäckerei, Bar und Café jeweils in einer eigenen Farbe": the values, said again
     (re.compile(r",? (?:also|d\. ?h\.|das heisst|sprich) [^?.!]+?(?=[?.!]|$)"), ""),
+    # "Bitte zoomen Sie auf München": zoom to it
+    (re.compile(r"^(?:bitte )?(?:zoomen|springen|fliegen) sie (?:bitte )?(?:auf|nach|zu) "),
+     "zoom to "),
     # "Wären Sie so freundlich, die Karte auf München zu zoomen?": could you zoom ...
     (re.compile(r"^(?:waren|wurden|wurdest|warst|waerst|waeren) (?:sie|du) (?:bitte )?so "
                 r"(?:freundlich|nett|lieb|gut)(?: und)?,? (?P<x>[^?.!]+?) zu (?P<v>\w+en)"

@@ -53,6 +53,8 @@ MARKERS = (
     "cuantas",
 )
 REWRITES = [
+    # "las ciudades españolas que figuran en la capa de ciudades": the layer, said again
+    (re.compile(r",? que (?:figuran|aparecen|estan|hay) en (?:la capa|el mapa)(?: de \w+)?"), ""),
     # "todas las capas menos la de ciudades": except
     (re.compile(r"\b(?P<all>todas?|todos?|todo) (?P<x>.+?) menos (?:la |el |los |las )?(?:de )?"),
      r"\g<all> \g<x> except "),
@@ -287,7 +289,15 @@ PHRASES: dict[str, str] = {
     "lleva me a": "take me to", "lleva nos a": "take us to",
     # the very polite: "¿Sería usted tan amable de llevarnos a Sevilla?"
     "en el mapa de ubicacion": "on the map", "en el mapa de situacion": "on the map",
-    "mapa de ubicacion": "map", "mapa de situacion": "map", "mapa de localizacion": "map",
+    "mapa de ubicacion": "map",
+    # the formal register: "Le ruego que centre el mapa en Sevilla", "Le agradecería que
+    # ocultara la capa ... y, a continuación, cambiara ...", "¿Podría indicarme ...?"
+    "le ruego que": "please", "le agradeceria que": "please", "le agradezco que": "please",
+    "les ruego que": "please", "ruego que": "please", "centre": "center", "centre el mapa en":
+    "center the map on", "ocultara": "hide", "ocultase": "hide", "cambiara": "change",
+    "cambiase": "change", "mostrara": "show", "mostrase": "show", "resaltara": "highlight",
+    "a continuacion": "then", "podria indicarme": "tell me", "indicarme": "tell me",
+    "podria decirme": "tell me", "mapa de situacion": "map", "mapa de localizacion": "map",
     "seria usted tan amable de": "could you", "seria tan amable de": "could you",
     "serias tan amable de": "could you", "tendria la amabilidad de": "could you",
     "tendria usted la amabilidad de": "could you", "me haria el favor de": "could you",

@@ -263,6 +263,10 @@ PHRASES: dict[str, str] = {
     "peux-tu": "can you", "pourrais tu": "could you", "pourrais-tu": "could you",
     "pouvez vous": "can you", "pouvez-vous": "can you", "pourriez vous": "could you",
     "ya combien de": "how many", "ya combien d'": "how many",
+
+    "je vous prie de": "please", "de bien vouloir": "", "bien vouloir": "",
+    "centrer la carte sur": "center the map on", "centrer": "center",
+    "veuillez": "please", "m' indiquer": "tell me", "nous indiquer": "tell us",
     "auriez vous": "", "l' amabilite de": "could you", "la gentillesse de": "could you",
     "seriez vous assez aimable": "could you", "voudriez vous": "could you",
     "pourriez-vous": "could you", "je veux": "i want to", "je voudrais": "i want to",

@@ -49,6 +49,9 @@ MARKERS = (
     "sao",
 )
 REWRITES = [
+    # "Solicito que o mapa seja centrado na cidade do Porto": center the map on it
+    (re.compile(r"\b(?:o mapa|a vista) (?:seja|fique) centrad[oa] (?:na|no|em) "),
+     "center the map on "),
     # "dá um zoom até o nível 12": zoom to (folded, "dá" is "da", of the)
     (re.compile(r"\bda (?:um |uma )?(?:zoom|zum)\b"), "zoom"),
     # "todas as camadas menos a das cidades": except
@@ -98,7 +101,11 @@ PHRASES: dict[str, str] = {
     "podia me mostrar": "show me", "a cidade de": "",
     "a cidade do": "", "a cidade da": "", "cidade do": "", "cidade da": "", "cidade de": "",
     "teria a bondade de": "could you", "faria o favor de": "could you",
-    "seria tao gentil de": "could you", "levar nos a": "take us to",
+    "seria tao gentil de": "could you",
+    "solicito que": "please", "agradecia que": "please", "agradeceria que": "please",
+    "destacasse": "highlight", "ocultasse": "hide", "mostrasse": "show", "mudasse": "change",
+    "informar me": "tell me", "poderia informar me": "tell me", "poderia indicar me":
+    "tell me", "levar nos a": "take us to",
     "levar me a": "take me to", "levar-nos a": "take us to", "levar-me a": "take me to",
     "diz me": "tell me", "diga me": "tell me", "me diga": "tell me",
     "ignora isso": "ignore that", "nao facas isso": "don't do that",

@@ -120,7 +120,9 @@ def outcome_for(
     if not text:
         return None
     # by name only: "me" and "it" are no country codes here
-    mask_country = kind == "mask" and len(text) > 3 and fold(text) not in BACK
+    mask_country = kind == "mask" and (
+        (len(text) > 3 and fold(text) not in BACK) or re.fullmatch(r"[A-Z]{2}", text) is not None
+    )  # "mask FR": a code typed in capitals is one
     country = mind.places.country(text) if mask_country else None
     if country is not None:  # "highlight Mexico": the country, not its capital
         return to_place(mind, kind, slots, country)
