@@ -32,7 +32,7 @@ from maproom.domain.chat.builtin.gazetteer import DEMONYMS, Gazetteer, fold
 from maproom.domain.chat.builtin.memory import Memory
 from maproom.domain.chat.builtin.mind import TALK, Mind, Read, acts
 from maproom.domain.chat.builtin.outcome import Ask, DataKey, Done, Fail, Need, Phrase
-from maproom.domain.chat.builtin.text import clarified, normalise
+from maproom.domain.chat.builtin.text import clarified, normalise, without_emoji
 from maproom.domain.chat.turn import Turn, bad_actions
 from maproom.errors import BadRequest, MaproomError
 
@@ -120,6 +120,7 @@ class Talk:
         """Understand a message and act on it; an aside in parentheses ("(value)",
         "(monument, museum, park)") is left out unless the message is in quotes, once a layer
         it says was meant is put in place ("the countries (the district ones I mean)")."""
+        message = without_emoji(message)
         if '"' not in message:
             message = clarified(message)
             message = re.sub(r"\s*\([^()]*\)", "", message).strip() or message

@@ -899,7 +899,7 @@ RULES: list[tuple[str, str]] = [
              r"just (?:show|display)(?: the)? (?P<layer3>.+?)(?: layers?)?|"
              r"(?:just|only)(?: want| need)?(?: the)? (?P<layer5>.+?)(?: layers?)?|"
              r"(?:hide|turn off|switch off|disable|remove) (?:everything|all(?: the)?(?: other)?"
-             r"(?: layers)?|all others|the others|"
+             r"(?: layers)?|every(?: other)? layer|each(?: other)? layer|all others|the others|"
              r"the rest) (?:except|but|apart from|other than|besides)(?: the)? (?P<layer4>.+?)"
              r"(?: layers?)?"),
     ("hide_rest", r"(?:hide|turn off|switch off|disable|remove from view)(?: all)?(?: of)?"

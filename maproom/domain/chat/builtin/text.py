@@ -13,6 +13,7 @@ read back from the words as typed (`Spelled.typed`): "fly to pars" matches the g
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Callable, Iterable
 
 from rapidfuzz.distance import OSA
@@ -1307,7 +1308,7 @@ SHORTHAND: list[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]]] = 
     # "coloured by what sort of place they are": by kind
     (
         re.compile(
-            r"\bby what (?:sort|kind|type) of (?:\w+ )?(?:they are|it is|each (?:one )?is)"
+            r"\bby what (?:sort|kind|type)(?: of(?: \w+)?)? (?:they are|it is|each (?:one )?is)"
             r"|\bby what (?:they are|each (?:one )?is)\b",
             re.I,
         ),
@@ -2023,6 +2024,20 @@ CLARIFIED = re.compile(
     r"(?: ones?| layer)?(?:,? i mean| i meant)?\)",
     re.I,
 )
+
+
+def without_emoji(text: str) -> str:
+    """A message without its pictographs ("Lisboa 💛 take me there", "🇪🇸", "☕"): symbols from
+    U+2300 on, their variation selectors and joiners (the degree sign and arrows stay). One
+    between words ends a sentence, as people use them."""
+    marked = "".join(
+        "\x00" if unicodedata.category(ch) == "So" and ord(ch) >= 0x2300 else ch
+        for ch in text
+        if not (0xFE00 <= ord(ch) <= 0xFE0F or ch == "\u200d" or 0x1F3FB <= ord(ch) <= 0x1F3FF)
+    )
+    marked = re.sub(r"(?<=[.!?,;:])\s*\x00[\x00\s]*", " ", marked)
+    marked = re.sub(r"\s*\x00[\x00\s]*", ". ", marked)
+    return re.sub(r"^[.\s]+|[ \t]+$", "", marked)
 
 
 def clarified(text: str) -> str:
