@@ -1552,6 +1552,13 @@ def untouched_layers(s: dict[str, Any], _: dict[str, Any]) -> None:
         ("can you rank the rivers from longest to shortest?", says(LONGEST_RIVER)),
         ("go to Madrid but not too close, zoom level 6 is fine",
          everything(near(-3.70, 40.42, km=20), view("zoom", 6))),
+        # pictographs between words end a sentence
+        ("ok so my next post is all about Porto 💙 take me there!", near(-8.61, 41.15, km=20)),
+        ("Spain time 🇪🇸 zoom to Valladolid, the old capital", near(-4.72, 41.65, km=20)),
+        ("☕ colour the sites by kind", renderer("Sites", type="categorized", field="kind")),
+        ("turn off every layer except the rivers", everything(
+            shown("Rivers", True), shown("Sites", False), shown("Cities", False),
+            shown("Districts", False))),
     ],
 )  # fmt: skip
 async def test_requests_the_seventh_round_of_writers_made(
