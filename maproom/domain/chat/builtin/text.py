@@ -1566,7 +1566,10 @@ SHORTHAND: list[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]]] = 
         ),
         "switch to the streets basemap",
     ),
-    (re.compile(r"\bsatellite (?:images|imagery|photos|pictures)\b", re.I), "satellite"),
+    (
+        re.compile(r"\bsatellite (?:images?|imagery|photos?|pictures?|photographs?)\b", re.I),
+        "satellite",
+    ),
     # "make everything around Germany dark so only germany stands out": highlight it
     (
         re.compile(
@@ -1764,6 +1767,41 @@ SHORTHAND: list[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]]] = 
         ),
         r"make the \g<x> thicker the \g<a> they are",
     ),
+    # "a normal street map", "the most people living there", "bigger dots for the better rated
+    # cafes", "cities: bigger circle the more people"
+    (
+        re.compile(
+            r"^(?:can i (?:get|have)|give me|i want|let'?s have) (?:a |the )?(?:normal |regular |"
+            r"standard |plain )?street ?map\b",
+            re.I,
+        ),
+        "switch to the streets basemap",
+    ),
+    (re.compile(r"(?<=\bmost people) (?:living|who live) (?:there|in it|in them)\b", re.I), ""),
+    (
+        re.compile(
+            r"\b(?:make )?bigger (?:dots|circles|symbols|points) for (?:the )?(?:better|higher|"
+            r"best|top)[ -](?:rated|ranked) (?P<x>\w+)",
+            re.I,
+        ),
+        r"size the \g<x> by rating",
+    ),
+    (
+        re.compile(
+            r"\bmake (?:the )?(?P<x>\w+) with (?:better|higher) ratings? (?:show up|look|appear)"
+            r" bigger\b",
+            re.I,
+        ),
+        r"size the \g<x> by rating",
+    ),
+    (
+        re.compile(
+            r"^(?P<x>\w+): bigger (?:circles?|dots?|symbols?) the more (?:people|inhabitants|"
+            r"residents)\b",
+            re.I,
+        ),
+        r"size the \g<x> by population",
+    ),
     # "lol", "haha": a laugh changes nothing
     (re.compile(r"[\s,]+(?:lol|lmao|haha+|hehe+|xd|omg|rofl)\b[!.]*", re.I), ""),
     # "zoom way out": zoom out that much
@@ -1784,7 +1822,8 @@ SHORTHAND: list[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]]] = 
     # "how many (of) inhabitants in total in the counties": their total population
     (
         re.compile(
-            r"^how many (?:of )?(?:inhabitants|people|residents) (?:in total|altogether|"
+            r"^how many (?:of )?(?:inhabitants|people|residents) (?:are (?:there )?|live )?"
+            r"(?:in total|altogether|"
             r"together|combined) (?:in|of|across) (?P<x>.+)$",
             re.I,
         ),
