@@ -1374,8 +1374,7 @@ SHORTHAND: list[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]]] = 
     # "by population in three shades, light to dark": in 3 classes
     (
         re.compile(
-            r"(?<!\bzoom )\bin (\w+) (?:shades|tones|colou?rs|bands|grades)\b(?! of)"
-            r"(?:,? (?:from )?(?:light|pale) to dark|,? (?:from )?dark to (?:light|pale))?",
+            r"(?<!\bzoom )\bin (\w+) (?:shades|tones|colou?rs|bands|grades)\b(?! of)",
             re.I,
         ),
         r"in \1 classes",
@@ -1557,11 +1556,13 @@ SHORTHAND: list[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]]] = 
         "",
     ),
     (re.compile(r"\b(?:so )?it'?s more 3d(?: looking)?\b", re.I), "in 3d"),
-    # "the one with all the streets on it": the streets basemap
+    # "the one with all the streets on it", "the map with the streets", "can I get a normal
+    # street map": the streets basemap
     (
         re.compile(
-            r"^(?:can we have|give me|show|use|switch to) the one with (?:all )?the (?:streets|"
-            r"roads)(?: on it)?$",
+            r"^(?:can (?:we|i) (?:have|get)|give me|show|use|switch to|i want|let'?s have) "
+            r"(?:the (?:one|map) with (?:all )?the (?:streets|roads)(?: on it)?|(?:a |the )?"
+            r"(?:normal |regular |standard |plain )?street ?map)\b",
             re.I,
         ),
         "switch to the streets basemap",
@@ -1730,14 +1731,6 @@ SHORTHAND: list[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]]] = 
     (re.compile(r"\bfrom low to high (?=\w)|\bfrom high to low (?=\w)", re.I), "by "),
     (
         re.compile(
-            r"\b(?:switch to|use|show|give me) the map with (?:all )?the (?:streets|roads)"
-            r"(?: on it)?\b",
-            re.I,
-        ),
-        "switch to the streets basemap",
-    ),
-    (
-        re.compile(
             r"\brank (?:the )?(?P<x>\w+) (?:from|by) (?:the )?(?P<s>\w+est) to (?:the )?"
             r"\w+est\b",
             re.I,
@@ -1769,14 +1762,6 @@ SHORTHAND: list[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]]] = 
     ),
     # "a normal street map", "the most people living there", "bigger dots for the better rated
     # cafes", "cities: bigger circle the more people"
-    (
-        re.compile(
-            r"^(?:can i (?:get|have)|give me|i want|let'?s have) (?:a |the )?(?:normal |regular |"
-            r"standard |plain )?street ?map\b",
-            re.I,
-        ),
-        "switch to the streets basemap",
-    ),
     (re.compile(r"(?<=\bmost people) (?:living|who live) (?:there|in it|in them)\b", re.I), ""),
     (
         re.compile(
